@@ -1,0 +1,218 @@
+package io.curtail.client.conf;
+
+import io.curtail.client.track.LatencyWindow;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Curtail's client settings, read once from Hadoop's {@link Configuration} and validated.
+ *
+ * <p>Immutable and safe to share. A bad value fails here, at {@code FileSystem} initialisation,
+ * with an {@link InvalidConfigException} naming the key, the rule it breaks and the value; so does
+ * an unknown {@code curtail.*} key, because a misspelt A/B flag would otherwise silently measure
+ * the wrong cohort. Keys under {@value CurtailKey#DATANODE_PREFIX} belong to DataNodes and are
+ * ignored here.
+ */
+public final class CurtailConfig {
+  private final boolean writeFailFastEnabled;
+  private final HedgingMode readHedging;
+  private final long staticHedgeThresholdNanos;
+  private final double slownessPercentile;
+  private final double slownessFactor;
+  private final int writeWindowPackets;
+  private final int readWindowPackets;
+  private final int writeFailFastMaxAttempts;
+  private final long reconstructionMinTimeoutNanos;
+  private final int readHedgingMaxRetries;
+  private final int readHedgingBackoffPackets;
+
+  private CurtailConfig(Map<String, String> settings) {
+    Reader r = new Reader(settings);
+    writeFailFastEnabled = r.bool(CurtailKey.WRITE_FAILFAST_ENABLED);
+    readHedging = r.hedgingMode(CurtailKey.READ_HEDGING);
+    staticHedgeThresholdNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.READ_HEDGING_STATIC_THRESHOLD_MS, 1, TimeUnit.HOURS.toMillis(1)));
+    slownessPercentile = r.openUnitInterval(CurtailKey.SLOWNESS_PERCENTILE);
+    slownessFactor = r.greaterThanOne(CurtailKey.SLOWNESS_FACTOR);
+    writeWindowPackets = (int) r.longIn(CurtailKey.WRITE_WINDOW_PACKETS, 1, LatencyWindow.CAPACITY);
+    readWindowPackets = (int) r.longIn(CurtailKey.READ_WINDOW_PACKETS, 1, LatencyWindow.CAPACITY);
+    writeFailFastMaxAttempts = (int) r.longIn(CurtailKey.WRITE_FAILFAST_MAX_ATTEMPTS, 1, 100);
+    reconstructionMinTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.WRITE_FAILFAST_RECONSTRUCTION_MIN_TIMEOUT_MS, 1, TimeUnit.HOURS.toMillis(1)));
+    readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
+    readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
+  }
+
+  /** Every setting at its default. */
+  public static CurtailConfig defaults() {
+    return from(Collections.emptyMap());
+  }
+
+  /** Reads the {@code curtail.*} keys of a Hadoop configuration. */
+  public static CurtailConfig from(Configuration conf) {
+    Map<String, String> settings = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf.getPropsWithPrefix("curtail.").entrySet()) {
+      settings.put("curtail." + e.getKey(), conf.getTrimmed("curtail." + e.getKey()));
+    }
+    return from(settings);
+  }
+
+  /**
+   * Reads settings given as full key names to values; keys absent take their default.
+   *
+   * @throws InvalidConfigException naming the first bad or unknown key
+   */
+  public static CurtailConfig from(Map<String, String> settings) {
+    for (String key : new TreeMap<>(settings).keySet()) {
+      if (key.startsWith("curtail.") && !key.startsWith(CurtailKey.DATANODE_PREFIX)
+          && CurtailKey.byName(key) == null) {
+        throw new InvalidConfigException(key, settings.get(key),
+            "unknown key; the client's keys are " + Arrays.toString(CurtailKey.values()));
+      }
+    }
+    return new CurtailConfig(settings);
+  }
+
+  public boolean writeFailFastEnabled() {
+    return writeFailFastEnabled;
+  }
+
+  public HedgingMode readHedging() {
+    return readHedging;
+  }
+
+  public long staticHedgeThresholdNanos() {
+    return staticHedgeThresholdNanos;
+  }
+
+  public double slownessPercentile() {
+    return slownessPercentile;
+  }
+
+  public double slownessFactor() {
+    return slownessFactor;
+  }
+
+  public int writeWindowPackets() {
+    return writeWindowPackets;
+  }
+
+  public int readWindowPackets() {
+    return readWindowPackets;
+  }
+
+  public int writeFailFastMaxAttempts() {
+    return writeFailFastMaxAttempts;
+  }
+
+  public long reconstructionMinTimeoutNanos() {
+    return reconstructionMinTimeoutNanos;
+  }
+
+  public int readHedgingMaxRetries() {
+    return readHedgingMaxRetries;
+  }
+
+  public int readHedgingBackoffPackets() {
+    return readHedgingBackoffPackets;
+  }
+
+  /** True when every technique is off, so the client must behave exactly as the stock one. */
+  public boolean allTechniquesOff() {
+    return !writeFailFastEnabled && readHedging == HedgingMode.OFF;
+  }
+
+  @Override
+  public String toString() {
+    return "CurtailConfig{failfast=" + writeFailFastEnabled
+        + ", hedging=" + readHedging
+        + ", staticThresholdMs=" + TimeUnit.NANOSECONDS.toMillis(staticHedgeThresholdNanos)
+        + ", percentile=" + slownessPercentile
+        + ", factor=" + slownessFactor
+        + ", writeWindow=" + writeWindowPackets
+        + ", readWindow=" + readWindowPackets
+        + ", maxAttempts=" + writeFailFastMaxAttempts
+        + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
+        + ", hedgeRetries=" + readHedgingMaxRetries
+        + ", hedgeBackoffPackets=" + readHedgingBackoffPackets + '}';
+  }
+
+  /** Parses one key at a time, taking the default where the key is absent. */
+  private static final class Reader {
+    private final Map<String, String> settings;
+
+    Reader(Map<String, String> settings) {
+      this.settings = settings;
+    }
+
+    private String raw(CurtailKey k) {
+      String v = settings.get(k.key());
+      return v == null ? k.defaultValue() : v.trim();
+    }
+
+    boolean bool(CurtailKey k) {
+      String v = raw(k);
+      if (v.equalsIgnoreCase("true")) {
+        return true;
+      }
+      if (v.equalsIgnoreCase("false")) {
+        return false;
+      }
+      throw new InvalidConfigException(k.key(), v, "must be true or false");
+    }
+
+    HedgingMode hedgingMode(CurtailKey k) {
+      String v = raw(k);
+      HedgingMode m = HedgingMode.parse(v);
+      if (m == null) {
+        throw new InvalidConfigException(k.key(), v, "must be one of off, static, smart");
+      }
+      return m;
+    }
+
+    long longIn(CurtailKey k, long min, long max) {
+      String v = raw(k);
+      String rule = "must be a whole number in [" + min + ", " + max + "]";
+      long n;
+      try {
+        n = Long.parseLong(v);
+      } catch (NumberFormatException e) {
+        throw new InvalidConfigException(k.key(), v, rule);
+      }
+      if (n < min || n > max) {
+        throw new InvalidConfigException(k.key(), v, rule);
+      }
+      return n;
+    }
+
+    double openUnitInterval(CurtailKey k) {
+      double d = number(k, "must be a number in (0, 1)");
+      if (!(d > 0 && d < 1)) {
+        throw new InvalidConfigException(k.key(), raw(k), "must be a number in (0, 1)");
+      }
+      return d;
+    }
+
+    double greaterThanOne(CurtailKey k) {
+      String rule = "must be a finite number > 1";
+      double d = number(k, rule);
+      if (!(d > 1) || Double.isInfinite(d)) {
+        throw new InvalidConfigException(k.key(), raw(k), rule);
+      }
+      return d;
+    }
+
+    private double number(CurtailKey k, String rule) {
+      String v = raw(k);
+      try {
+        return Double.parseDouble(v);
+      } catch (NumberFormatException e) {
+        throw new InvalidConfigException(k.key(), v, rule);
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package io.curtail.client.conf;
+
+/**
+ * Every {@code curtail.*} client setting: its name, its default and what it means.
+ *
+ * <p>The names are part of Curtail's public interface (people set them as A/B flags in production
+ * job configurations); keep them. {@link CurtailConfig} is the only reader, and the README's table
+ * is checked against this list by a test.
+ */
+public enum CurtailKey {
+  WRITE_FAILFAST_ENABLED("curtail.write.failfast.enabled", "true",
+      "fail-fast replacement of slow pipeline DataNodes"),
+  READ_HEDGING("curtail.read.hedging", "smart",
+      "`off`, `static` or `smart`"),
+  READ_HEDGING_STATIC_THRESHOLD_MS("curtail.read.hedging.static.threshold.ms", "500",
+      "static hedge threshold; smart hedging's bootstrap value"),
+  SLOWNESS_PERCENTILE("curtail.slowness.percentile", "0.95",
+      "percentile compared across DataNodes"),
+  SLOWNESS_FACTOR("curtail.slowness.factor", "3.0",
+      "how many times slower counts as slow"),
+  WRITE_WINDOW_PACKETS("curtail.write.window.packets", "100",
+      "recent packets considered per DataNode for writes"),
+  READ_WINDOW_PACKETS("curtail.read.window.packets", "20",
+      "recent packets considered per DataNode for reads"),
+  WRITE_FAILFAST_MAX_ATTEMPTS("curtail.write.failfast.max.attempts", "5",
+      "replacement tries before giving up on a block"),
+  WRITE_FAILFAST_RECONSTRUCTION_MIN_TIMEOUT_MS("curtail.write.failfast.reconstruction.min.timeout.ms",
+      "1000", "floor of the timeout for rebuilding a partial block on a replacement DataNode"),
+  READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
+      "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
+  READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",
+      "packets to wait after a lost hedge before the first retry; doubles with each loss");
+
+  /** Prefix of keys meant for DataNodes; the client neither reads nor rejects them. */
+  public static final String DATANODE_PREFIX = "curtail.datanode.";
+
+  private final String key;
+  private final String defaultValue;
+  private final String meaning;
+
+  CurtailKey(String key, String defaultValue, String meaning) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.meaning = meaning;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public String meaning() {
+    return meaning;
+  }
+
+  /** The setting named {@code key}, or null when no client setting has that name. */
+  public static CurtailKey byName(String key) {
+    for (CurtailKey k : values()) {
+      if (k.key.equals(key)) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public String toString() {
+    return key;
+  }
+}

@@ -1,0 +1,139 @@
+package io.curtail.client.policy;
+
+import io.curtail.client.track.LatencyStats;
+import java.util.List;
+
+/**
+ * Decides whether to replace the slowest DataNode of a write pipeline (paper §4.2, "Fail fast for
+ * writes"). Pure: numbers in, a {@link FailFastDecision} out; no clock, no I/O, no state.
+ *
+ * <p>The rule, in the paper's phases:
+ * <ol>
+ *   <li><b>Check.</b> Only once every DataNode of the pipeline has {@code minSamples} recent packet
+ *       latencies. The slowest DataNode (highest percentile latency) is slow if its percentile
+ *       exceeds {@code factor} × the fastest DataNode's percentile. Comparing DataNodes with each
+ *       other, never with a fixed number, keeps the check blind to why a node is slow and loose
+ *       enough to leave alone a node that is merely older (§4.1).
+ *   <li><b>Decide.</b> Keeping the pipeline costs the slowest DataNode's mean packet latency for
+ *       each packet still to write. Replacing costs rebuilding the bytes already committed to the
+ *       block on the new DataNode, at the source's rate (its mean packet latency per packet's
+ *       worth of bytes), plus the remaining packets at the mean of the other DataNodes' means.
+ *       Replace only if that is smaller.
+ *   <li><b>Retry.</b> After {@code abortedAttempts} rebuilds that overran their timeout, the
+ *       expected rebuild time is multiplied by {@code abortedAttempts + 1} (it grows linearly),
+ *       the source moves to the next fastest DataNode, and after {@code maxAttempts} tries the
+ *       block keeps its pipeline. The rebuild's timeout is its expected time, never below
+ *       {@code minRebuildTimeoutNanos}.
+ * </ol>
+ * Whether a spare DataNode exists, and whether replication stays whole, is for the caller: this
+ * decides only whether replacing would pay.
+ */
+public final class FailFast {
+  private final double factor;
+  private final int minSamples;
+  private final int maxAttempts;
+  private final long minRebuildTimeoutNanos;
+
+  /**
+   * @param factor how many times slower than the fastest the slowest must be (> 1)
+   * @param minSamples recent packets needed from every DataNode before judging (>= 1)
+   * @param maxAttempts replacement tries per block (>= 1)
+   * @param minRebuildTimeoutNanos floor of a rebuild's timeout (> 0)
+   */
+  public FailFast(double factor, int minSamples, int maxAttempts, long minRebuildTimeoutNanos) {
+    if (!(factor > 1) || minSamples < 1 || maxAttempts < 1 || minRebuildTimeoutNanos <= 0) {
+      throw new IllegalArgumentException("need factor > 1, minSamples >= 1, maxAttempts >= 1 and"
+          + " minRebuildTimeoutNanos > 0; got " + factor + ", " + minSamples + ", " + maxAttempts
+          + ", " + minRebuildTimeoutNanos);
+    }
+    this.factor = factor;
+    this.minSamples = minSamples;
+    this.maxAttempts = maxAttempts;
+    this.minRebuildTimeoutNanos = minRebuildTimeoutNanos;
+  }
+
+  /**
+   * @param pipeline recent write latencies of each DataNode, in pipeline order
+   * @param bytesInBlock bytes already acknowledged in the current block (to rebuild on a new node)
+   * @param packetBytes data bytes in a full packet
+   * @param packetsRemaining packets still to write to the current block
+   * @param abortedAttempts rebuilds of this block already aborted for overrunning their timeout
+   */
+  public FailFastDecision decide(List<LatencyStats> pipeline, long bytesInBlock, int packetBytes,
+      long packetsRemaining, int abortedAttempts) {
+    if (packetBytes < 1 || bytesInBlock < 0 || packetsRemaining < 0 || abortedAttempts < 0) {
+      throw new IllegalArgumentException("need packetBytes >= 1 and non-negative bytesInBlock,"
+          + " packetsRemaining, abortedAttempts; got " + packetBytes + ", " + bytesInBlock + ", "
+          + packetsRemaining + ", " + abortedAttempts);
+    }
+    int n = pipeline.size();
+    if (n < 2) {
+      return FailFastDecision.keep(FailFastDecision.Reason.NOTHING_TO_COMPARE);
+    }
+    int slowest = 0;
+    for (int i = 0; i < n; i++) {
+      if (pipeline.get(i).samples() < minSamples) {
+        return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
+      }
+      if (pipeline.get(i).percentileNanos() > pipeline.get(slowest).percentileNanos()) {
+        slowest = i;
+      }
+    }
+    int fastest = nthFastestExcept(pipeline, slowest, 0);
+    LatencyStats slow = pipeline.get(slowest);
+    if (slow.percentileNanos() <= factor * pipeline.get(fastest).percentileNanos()) {
+      return FailFastDecision.keep(FailFastDecision.Reason.NOT_SLOW);
+    }
+    if (abortedAttempts >= maxAttempts) {
+      return FailFastDecision.keep(FailFastDecision.Reason.ATTEMPTS_EXHAUSTED);
+    }
+
+    int source = nthFastestExcept(pipeline, slowest, abortedAttempts % (n - 1));
+    double packetsToRebuild = (double) bytesInBlock / packetBytes;
+    double rebuildNanos =
+        packetsToRebuild * pipeline.get(source).meanNanos() * (abortedAttempts + 1);
+    double othersMean = 0;
+    for (int i = 0; i < n; i++) {
+      if (i != slowest) {
+        othersMean += pipeline.get(i).meanNanos();
+      }
+    }
+    othersMean /= n - 1;
+    double keepNanos = (double) slow.meanNanos() * packetsRemaining;
+    double replaceNanos = rebuildNanos + othersMean * packetsRemaining;
+    if (replaceNanos >= keepNanos) {
+      return FailFastDecision.keep(FailFastDecision.Reason.NOT_WORTH_IT);
+    }
+    long timeout = Math.max(minRebuildTimeoutNanos, (long) Math.ceil(rebuildNanos));
+    return FailFastDecision.replace(slowest, source, timeout, (long) keepNanos,
+        (long) replaceNanos);
+  }
+
+  /** Index of the {@code rank}-th fastest DataNode (0 = fastest) other than {@code skip}. */
+  private static int nthFastestExcept(List<LatencyStats> pipeline, int skip, int rank) {
+    int n = pipeline.size();
+    // Selection by counting: pipelines hold a handful of nodes, so this beats sorting and allocates
+    // nothing. Ties break by pipeline position.
+    for (int i = 0; i < n; i++) {
+      if (i == skip) {
+        continue;
+      }
+      int faster = 0;
+      for (int j = 0; j < n; j++) {
+        if (j != skip && j != i && isFaster(pipeline, j, i)) {
+          faster++;
+        }
+      }
+      if (faster == rank) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("rank " + rank + " out of " + (n - 1));
+  }
+
+  private static boolean isFaster(List<LatencyStats> pipeline, int a, int b) {
+    long pa = pipeline.get(a).percentileNanos();
+    long pb = pipeline.get(b).percentileNanos();
+    return pa < pb || (pa == pb && a < b);
+  }
+}

@@ -1,0 +1,114 @@
+package io.curtail.client.policy;
+
+import io.curtail.client.track.LatencyStats;
+import java.util.List;
+
+/**
+ * When a read hedges, and to which replica (paper §4.3, "Smart hedging for reads"). Pure: numbers
+ * in, values out, no clock, no I/O; backoff state is an immutable {@link HedgeBackoff} that the
+ * caller keeps per DataNode and replaces with what these methods return.
+ *
+ * <p>The rule:
+ * <ul>
+ *   <li><b>Threshold.</b> A packet read slower than the threshold starts a hedge. Static hedging
+ *       uses a fixed threshold. Smart hedging starts from the same value to bootstrap and, once the
+ *       client has {@code minSamples} recent packet latencies from <em>other</em> DataNodes, uses
+ *       {@code factor} × their percentile: the factor absorbs ordinary variation in service and
+ *       queueing times, and comparing with other DataNodes lets the threshold follow the load.
+ *   <li><b>Backoff.</b> A DataNode whose last hedge lost (completed after the request it was meant
+ *       to overtake) is overloaded: the client waits {@code backoffPackets} × 2<sup>k−1</sup>
+ *       packets after its k-th loss in a row before hedging to it again, and after
+ *       {@code maxRetries} such retries it hedges to it no more. A won hedge clears the record.
+ *   <li><b>Target.</b> The hedge goes to the next replica in the block's replica order after the
+ *       one being read, skipping DataNodes backed off or flagged busy (§5).
+ * </ul>
+ */
+public final class Hedging {
+  private final long staticThresholdNanos;
+  private final boolean adaptive;
+  private final double factor;
+  private final int minSamples;
+  private final int maxRetries;
+  private final long backoffPackets;
+
+  /**
+   * @param staticThresholdNanos the static threshold, and smart hedging's bootstrap (> 0)
+   * @param adaptive whether the threshold adapts (smart) or stays static
+   * @param factor multiple of the other DataNodes' percentile (> 1)
+   * @param minSamples samples from other DataNodes needed before adapting (>= 1)
+   * @param maxRetries hedges retried to a DataNode after a loss before giving it up (>= 0)
+   * @param backoffPackets packets to wait after a first loss (>= 1)
+   */
+  public Hedging(long staticThresholdNanos, boolean adaptive, double factor, int minSamples,
+      int maxRetries, int backoffPackets) {
+    if (staticThresholdNanos <= 0 || !(factor > 1) || minSamples < 1 || maxRetries < 0
+        || backoffPackets < 1) {
+      throw new IllegalArgumentException("need staticThresholdNanos > 0, factor > 1,"
+          + " minSamples >= 1, maxRetries >= 0, backoffPackets >= 1; got " + staticThresholdNanos
+          + ", " + factor + ", " + minSamples + ", " + maxRetries + ", " + backoffPackets);
+    }
+    this.staticThresholdNanos = staticThresholdNanos;
+    this.adaptive = adaptive;
+    this.factor = factor;
+    this.minSamples = minSamples;
+    this.maxRetries = maxRetries;
+    this.backoffPackets = backoffPackets;
+  }
+
+  /**
+   * How long a packet read may take before a hedge starts.
+   *
+   * @param others recent packet read latencies from DataNodes other than the one being read
+   */
+  public long thresholdNanos(LatencyStats others) {
+    if (!adaptive || others.samples() < minSamples) {
+      return staticThresholdNanos;
+    }
+    return Math.max(1, (long) Math.ceil(factor * others.percentileNanos()));
+  }
+
+  /** The backoff after a hedge to a DataNode lost, {@code packet} being the reader's packet count. */
+  public HedgeBackoff afterLoss(HedgeBackoff before, long packet) {
+    int losses = before.losses() + 1;
+    if (losses > maxRetries) {
+      return HedgeBackoff.givenUp(losses);
+    }
+    int doublings = losses - 1;
+    long wait = doublings >= Long.numberOfLeadingZeros(backoffPackets) - 1
+        ? Long.MAX_VALUE : backoffPackets << doublings;
+    return HedgeBackoff.until(losses, saturatingAdd(packet, wait));
+  }
+
+  /** The backoff after a hedge to a DataNode won: none. */
+  public HedgeBackoff afterWin() {
+    return HedgeBackoff.NONE;
+  }
+
+  /**
+   * The replica to hedge to, or -1 if none may be hedged to now.
+   *
+   * @param current index of the replica being read
+   * @param backoffs backoff of each replica, in the block's replica order
+   * @param busy whether each replica's DataNode flagged itself busy
+   * @param packet the reader's packet count now
+   */
+  public int nextTarget(int current, List<HedgeBackoff> backoffs, boolean[] busy, long packet) {
+    int n = backoffs.size();
+    if (busy.length != n || current < 0 || current >= n) {
+      throw new IllegalArgumentException("current " + current + " must index " + n
+          + " replicas with " + busy.length + " busy flags");
+    }
+    for (int step = 1; step < n; step++) {
+      int i = (current + step) % n;
+      if (!busy[i] && backoffs.get(i).allows(packet)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static long saturatingAdd(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+}

@@ -1,0 +1,108 @@
+package io.curtail.client.track;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * The JVM's knowledge of DataNode latencies: one {@link NodeTracker} per DataNode, shared by every
+ * stream of every Curtail file system in the JVM. A Spark executor runs many short tasks; each new
+ * stream starts with what earlier ones learnt instead of warming up from nothing.
+ *
+ * <p>Memory is bounded: a tracker idle (no look-up, no new sample) for {@code idleExpiryNanos} is
+ * dropped, and beyond {@code maxNodes} trackers the least recently active ones go first. Streams
+ * look a tracker up once per pipeline or block and keep the reference for their per-packet
+ * recording; a tracker evicted under a live stream only stops being shared, it never fails.
+ *
+ * <p>Thread-safe. Sweeps run inline on look-ups, at most one at a time and never blocking a
+ * look-up; the clock is injected so tests step it instead of sleeping.
+ */
+public final class LatencyRegistry {
+  /** Trackers kept at most; each holds two windows of {@link LatencyWindow#CAPACITY} longs (8 KiB). */
+  public static final int DEFAULT_MAX_NODES = 1024;
+  /** A tracker unused for this long is forgotten: the node's load will have changed since. */
+  public static final long DEFAULT_IDLE_EXPIRY_NANOS = TimeUnit.MINUTES.toNanos(15);
+
+  private static final LatencyRegistry SHARED =
+      new LatencyRegistry(System::nanoTime, DEFAULT_MAX_NODES, DEFAULT_IDLE_EXPIRY_NANOS);
+
+  private final ConcurrentMap<NodeId, NodeTracker> trackers = new ConcurrentHashMap<>();
+  private final LongSupplier clock;
+  private final int maxNodes;
+  private final long idleExpiryNanos;
+  private final ReentrantLock sweepLock = new ReentrantLock();
+  private volatile long lastSweepNanos;
+
+  public LatencyRegistry(LongSupplier clock, int maxNodes, long idleExpiryNanos) {
+    if (maxNodes < 1) {
+      throw new IllegalArgumentException("maxNodes must be >= 1, was " + maxNodes);
+    }
+    if (idleExpiryNanos <= 0) {
+      throw new IllegalArgumentException("idleExpiryNanos must be > 0, was " + idleExpiryNanos);
+    }
+    this.clock = clock;
+    this.maxNodes = maxNodes;
+    this.idleExpiryNanos = idleExpiryNanos;
+    this.lastSweepNanos = clock.getAsLong();
+  }
+
+  /** The registry every Curtail stream in this JVM shares. */
+  public static LatencyRegistry shared() {
+    return SHARED;
+  }
+
+  /** The tracker of {@code node}, created if the JVM has none; marks it active. */
+  public NodeTracker tracker(NodeId node) {
+    long now = clock.getAsLong();
+    NodeTracker t = trackers.get(node);
+    if (t == null) {
+      t = trackers.computeIfAbsent(node, n -> new NodeTracker(n, now));
+    }
+    t.touch(now);
+    if (trackers.size() > maxNodes || now - lastSweepNanos >= idleExpiryNanos / 4) {
+      sweep(now);
+    }
+    return t;
+  }
+
+  /** The tracker of {@code node} if the JVM has one, without creating or touching it. */
+  public NodeTracker peek(NodeId node) {
+    return trackers.get(node);
+  }
+
+  /** Trackers currently held. */
+  public int size() {
+    return trackers.size();
+  }
+
+  /** Drops idle trackers, then the least recently active beyond the bound. Package-private for tests. */
+  void sweep(long now) {
+    if (!sweepLock.tryLock()) {
+      return; // another thread is sweeping; one sweep at a time is enough
+    }
+    try {
+      lastSweepNanos = now;
+      for (NodeTracker t : trackers.values()) {
+        t.noteSamples(now);
+        if (now - t.lastActiveNanos() >= idleExpiryNanos) {
+          trackers.remove(t.node(), t);
+        }
+      }
+      int excess = trackers.size() - maxNodes;
+      if (excess > 0) {
+        List<NodeTracker> oldestFirst = new ArrayList<>(trackers.values());
+        oldestFirst.sort(Comparator.comparingLong(NodeTracker::lastActiveNanos));
+        for (int i = 0; i < excess && i < oldestFirst.size(); i++) {
+          trackers.remove(oldestFirst.get(i).node(), oldestFirst.get(i));
+        }
+      }
+    } finally {
+      sweepLock.unlock();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.curtail.client.track;
+
+import java.util.Arrays;
+
+/**
+ * A summary of recent latencies: how many samples, a high percentile and the mean, in nanoseconds.
+ * Plain numbers, so policies can take it without knowing where it came from.
+ */
+public final class LatencyStats {
+  /** No samples at all. */
+  public static final LatencyStats EMPTY = new LatencyStats(0, 0, 0);
+
+  private final int samples;
+  private final long percentileNanos;
+  private final long meanNanos;
+
+  private LatencyStats(int samples, long percentileNanos, long meanNanos) {
+    this.samples = samples;
+    this.percentileNanos = percentileNanos;
+    this.meanNanos = meanNanos;
+  }
+
+  /** Stats given directly, e.g. by a test or a simulator. */
+  public static LatencyStats of(int samples, long percentileNanos, long meanNanos) {
+    if (samples < 0 || percentileNanos < 0 || meanNanos < 0) {
+      throw new IllegalArgumentException("samples, percentile and mean must be >= 0, were "
+          + samples + ", " + percentileNanos + ", " + meanNanos);
+    }
+    return samples == 0 ? EMPTY : new LatencyStats(samples, percentileNanos, meanNanos);
+  }
+
+  /**
+   * Stats of the first {@code n} values of {@code values}, which are sorted in place. The
+   * percentile is the nearest rank: the smallest value with at least {@code percentile × n} values
+   * at or below it.
+   */
+  public static LatencyStats of(long[] values, int n, double percentile) {
+    if (!(percentile > 0 && percentile <= 1)) {
+      throw new IllegalArgumentException("percentile must be in (0, 1], was " + percentile);
+    }
+    if (n == 0) {
+      return EMPTY;
+    }
+    Arrays.sort(values, 0, n);
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += values[i];
+    }
+    int rank = (int) Math.ceil(percentile * n);
+    return new LatencyStats(n, values[Math.max(0, rank - 1)], sum / n);
+  }
+
+  public int samples() {
+    return samples;
+  }
+
+  public long percentileNanos() {
+    return percentileNanos;
+  }
+
+  public long meanNanos() {
+    return meanNanos;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof LatencyStats)) {
+      return false;
+    }
+    LatencyStats s = (LatencyStats) o;
+    return s.samples == samples && s.percentileNanos == percentileNanos && s.meanNanos == meanNanos;
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(percentileNanos) * 31 + Long.hashCode(meanNanos) * 17 + samples;
+  }
+
+  @Override
+  public String toString() {
+    return "LatencyStats{n=" + samples + ", p=" + percentileNanos / 1000 + "us, mean="
+        + meanNanos / 1000 + "us}";
+  }
+}

@@ -1,0 +1,58 @@
+package io.curtail.client.track;
+
+/**
+ * What this JVM knows of one DataNode's recent latency: packet writes through it and packet reads
+ * from it, in separate windows because the two differ by nature. Thread-safe; see
+ * {@link LatencyWindow} for the contract of each window.
+ */
+public final class NodeTracker {
+  private final NodeId node;
+  private final LatencyWindow writes = new LatencyWindow();
+  private final LatencyWindow reads = new LatencyWindow();
+
+  // Maintained by the registry's sweeps and look-ups only: never on the per-packet path.
+  private volatile long lastActiveNanos;
+  private long samplesAtLastSweep;
+
+  NodeTracker(NodeId node, long nowNanos) {
+    this.node = node;
+    this.lastActiveNanos = nowNanos;
+  }
+
+  public NodeId node() {
+    return node;
+  }
+
+  /** Packet write latencies attributed to this DataNode. */
+  public LatencyWindow writes() {
+    return writes;
+  }
+
+  /** Packet read latencies from this DataNode. */
+  public LatencyWindow reads() {
+    return reads;
+  }
+
+  long lastActiveNanos() {
+    return lastActiveNanos;
+  }
+
+  void touch(long nowNanos) {
+    lastActiveNanos = nowNanos;
+  }
+
+  /** Called under the registry's sweep lock: marks active if samples arrived since the last sweep. */
+  void noteSamples(long nowNanos) {
+    long total = writes.totalRecorded() + reads.totalRecorded();
+    if (total != samplesAtLastSweep) {
+      samplesAtLastSweep = total;
+      lastActiveNanos = nowNanos;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "NodeTracker{" + node + ", writes=" + writes.totalRecorded() + ", reads="
+        + reads.totalRecorded() + '}';
+  }
+}

@@ -1,0 +1,163 @@
+package io.curtail.client.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.policy.FailFastDecision.Reason;
+import io.curtail.client.track.LatencyStats;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every branch of the fail-fast rule (paper §4.2), with numbers worked out by hand. */
+class FailFastTest {
+  private static final long MS = 1_000_000L;
+  private static final int PACKET = 64 * 1024;
+  private static final long TIMEOUT_FLOOR = 1000 * MS;
+  private final FailFast policy = new FailFast(3.0, 100, 5, TIMEOUT_FLOOR);
+
+  /** A DataNode with a full window whose p95 and mean are both {@code ms}. */
+  private static LatencyStats node(long ms) {
+    return LatencyStats.of(100, ms * MS, ms * MS);
+  }
+
+  private static List<LatencyStats> pipeline(LatencyStats... nodes) {
+    return Arrays.asList(nodes);
+  }
+
+  @Test
+  void replacesASlowNodeEarlyInTheBlock() {
+    // 10 packets written, 1000 to go. Keep: 30ms × 1000 = 30s.
+    // Replace: rebuild 10 packets at the fastest's 1ms = 10ms, then 1000 × mean(1, 2)=1.5ms = 1.5s.
+    FailFastDecision d = policy.decide(pipeline(node(1), node(30), node(2)), 10L * PACKET,
+        PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(1, d.replaceIndex());
+    assertEquals(0, d.sourceIndex());
+    assertEquals(30_000 * MS, d.predictedKeepNanos());
+    assertEquals(1_510 * MS, d.predictedReplaceNanos());
+    assertEquals(TIMEOUT_FLOOR, d.rebuildTimeoutNanos()); // 10ms expected, floored
+  }
+
+  @Test
+  void keepsWhenTheBlockIsNearlyDone() {
+    // 2000 packets written, 5 to go. Keep: 30ms × 5 = 150ms. Replace: rebuild 2000 × 1ms = 2s.
+    FailFastDecision d = policy.decide(pipeline(node(1), node(30), node(2)), 2000L * PACKET,
+        PACKET, 5, 0);
+    assertFalse(d.replace());
+    assertEquals(Reason.NOT_WORTH_IT, d.reason());
+  }
+
+  @Test
+  void breakEvenKeeps() {
+    // Keep: 4ms × 10 = 40ms. Replace: rebuild 30 packets × 1ms = 30ms + 10 × 1ms = 40ms.
+    FailFastDecision d = policy.decide(pipeline(node(1), node(4)), 30L * PACKET, PACKET, 10, 0);
+    assertEquals(Reason.NOT_WORTH_IT, d.reason());
+    FailFastDecision justWorth = policy.decide(pipeline(node(1), node(4)), 29L * PACKET, PACKET,
+        10, 0);
+    assertTrue(justWorth.replace());
+  }
+
+  @Test
+  void slownessIsRelativeToTheFastestNotAFixedNumber() {
+    // Every node at 3 seconds per packet: all equally slow, nothing to gain.
+    assertEquals(Reason.NOT_SLOW,
+        policy.decide(pipeline(node(3000), node(3000), node(3000)), 0, PACKET, 1000, 0).reason());
+    // Exactly 3× is within the factor; just over is slow.
+    assertEquals(Reason.NOT_SLOW,
+        policy.decide(pipeline(node(10), node(30)), 0, PACKET, 1000, 0).reason());
+    assertTrue(policy.decide(pipeline(node(10), LatencyStats.of(100, 30 * MS + 1, 30 * MS)), 0,
+        PACKET, 1000, 0).replace());
+  }
+
+  @Test
+  void olderButWithinTheFactorIsLeftAlone() {
+    assertEquals(Reason.NOT_SLOW,
+        policy.decide(pipeline(node(10), node(25), node(12)), 0, PACKET, 1000, 0).reason());
+  }
+
+  @Test
+  void waitsForAFullWindowFromEveryNode() {
+    LatencyStats young = LatencyStats.of(99, 500 * MS, 500 * MS);
+    assertEquals(Reason.WARMING_UP,
+        policy.decide(pipeline(node(1), young, node(1)), 0, PACKET, 1000, 0).reason());
+    assertEquals(Reason.WARMING_UP,
+        policy.decide(pipeline(node(1), node(500), LatencyStats.EMPTY), 0, PACKET, 1000, 0)
+            .reason());
+  }
+
+  @Test
+  void aSingleNodePipelineHasNothingToCompare() {
+    assertEquals(Reason.NOTHING_TO_COMPARE,
+        policy.decide(pipeline(node(500)), 0, PACKET, 1000, 0).reason());
+    assertEquals(Reason.NOTHING_TO_COMPARE,
+        policy.decide(pipeline(), 0, PACKET, 1000, 0).reason());
+  }
+
+  @Test
+  void abortedRebuildsGrowTheExpectedTimeLinearlyAndRotateTheSource() {
+    // 1000 packets written, 1000 to go; fastest 1ms, next 2ms, slow 30ms.
+    List<LatencyStats> p = pipeline(node(2), node(30), node(1));
+    FailFastDecision first = policy.decide(p, 1000L * PACKET, PACKET, 1000, 0);
+    assertEquals(2, first.sourceIndex()); // the fastest
+    assertEquals(1000 * MS, first.rebuildTimeoutNanos()); // 1000 × 1ms × 1
+    FailFastDecision second = policy.decide(p, 1000L * PACKET, PACKET, 1000, 1);
+    assertEquals(0, second.sourceIndex()); // the next fastest
+    assertEquals(4000 * MS, second.rebuildTimeoutNanos()); // 1000 × 2ms × 2
+    FailFastDecision third = policy.decide(p, 1000L * PACKET, PACKET, 1000, 2);
+    assertEquals(2, third.sourceIndex()); // back to the fastest
+    assertEquals(3000 * MS, third.rebuildTimeoutNanos()); // 1000 × 1ms × 3
+    assertEquals(1, third.replaceIndex());
+  }
+
+  @Test
+  void linearGrowthEventuallyMakesReplacingNotWorthIt() {
+    // Keep: 30ms × 100 = 3s. Replace: rebuild 500 × 1ms × k + 100 × 1ms.
+    List<LatencyStats> p = pipeline(node(1), node(30));
+    assertTrue(policy.decide(p, 500L * PACKET, PACKET, 100, 4).replace()); // 2.5s + .1s
+    FailFast generous = new FailFast(3.0, 100, 10, TIMEOUT_FLOOR);
+    assertEquals(Reason.NOT_WORTH_IT, generous.decide(p, 500L * PACKET, PACKET, 100, 5).reason());
+  }
+
+  @Test
+  void stopsAfterMaxAttempts() {
+    List<LatencyStats> p = pipeline(node(1), node(300));
+    assertTrue(policy.decide(p, 0, PACKET, 1000, 4).replace());
+    assertEquals(Reason.ATTEMPTS_EXHAUSTED, policy.decide(p, 0, PACKET, 1000, 5).reason());
+  }
+
+  @Test
+  void usesMeansForCostAndPercentilesForTheCheck() {
+    // The slow node's p95 is 100ms but its mean only 3ms: keeping costs 3ms × 100 = 300ms,
+    // replacing costs 100 packets × 1ms rebuild + 100 × 2ms = 300ms: break-even, keep.
+    LatencyStats spiky = LatencyStats.of(100, 100 * MS, 3 * MS);
+    LatencyStats fast = LatencyStats.of(100, 2 * MS, 1 * MS);
+    LatencyStats other = LatencyStats.of(100, 3 * MS, 3 * MS);
+    FailFastDecision d = policy.decide(pipeline(fast, spiky, other), 100L * PACKET, PACKET, 100, 0);
+    assertEquals(Reason.NOT_WORTH_IT, d.reason());
+  }
+
+  @Test
+  void tiesBreakByPipelinePosition() {
+    FailFastDecision d = policy.decide(pipeline(node(1), node(1), node(90)), 0, PACKET, 10, 0);
+    assertEquals(2, d.replaceIndex());
+    assertEquals(0, d.sourceIndex());
+    d = policy.decide(pipeline(node(1), node(1), node(90)), 0, PACKET, 10, 1);
+    assertEquals(1, d.sourceIndex());
+  }
+
+  @Test
+  void rejectsImpossibleInputs() {
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(1.0, 100, 5, 1));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 0, 5, 1));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 5, 0));
+    List<LatencyStats> p = pipeline(node(1), node(30));
+    assertThrows(IllegalArgumentException.class, () -> policy.decide(p, 0, 0, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> policy.decide(p, -1, PACKET, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> policy.decide(p, 0, PACKET, -1, 0));
+    assertThrows(IllegalArgumentException.class, () -> policy.decide(p, 0, PACKET, 1, -1));
+  }
+}

@@ -1,0 +1,112 @@
+package io.curtail.datanode.hook;
+
+import io.curtail.datanode.DataNodeKeys;
+import io.curtail.datanode.fault.DataNodeFaults;
+import io.curtail.datanode.fault.DiskFault;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.management.ObjectName;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.util.DataTransferThrottler;
+import org.apache.hadoop.metrics2.util.MBeans;
+import org.apache.hadoop.util.ServicePlugin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Curtail's DataNode plugin, started by the DataNode itself when listed in
+ * {@code dfs.datanode.plugins} (see {@link io.curtail.datanode.DataNodeSetup}).
+ *
+ * <p>It gives the DataNode a {@link DataNodeFaults} control, reachable from tests with
+ * {@link #faultsOf(DataNode)} and from operators over JMX as
+ * {@code Hadoop:service=DataNode,name=CurtailFaults-<port>}, and starts it with the fault its
+ * {@code curtail.datanode.fault.*} keys describe (none by default).
+ *
+ * <p>Fail safe: if this Hadoop lacks an internal the plugin relies on, it logs why and the DataNode
+ * runs as stock; a plugin that throws from {@code start} is logged and skipped by the DataNode.
+ */
+public final class CurtailDataNodePlugin implements ServicePlugin {
+  private static final Logger LOG = LoggerFactory.getLogger(CurtailDataNodePlugin.class);
+  private static final Map<DataNode, DataNodeFaults> FAULTS = new ConcurrentHashMap<>();
+
+  private DataNode dataNode;
+  private ThreadGroup group;
+  private ObjectName mbean;
+
+  /**
+   * The fault controls of {@code dn}.
+   *
+   * @throws IllegalStateException if the plugin is not running on that DataNode
+   */
+  public static DataNodeFaults faultsOf(DataNode dn) {
+    DataNodeFaults f = FAULTS.get(dn);
+    if (f == null) {
+      throw new IllegalStateException("Curtail's plugin is not running on DataNode "
+          + dn.getDisplayName() + "; install it with DataNodeSetup.apply(conf)");
+    }
+    return f;
+  }
+
+  @Override
+  public void start(Object service) {
+    if (!(service instanceof DataNode)) {
+      LOG.warn("Curtail's plugin is for DataNodes only, not {}; not started", service);
+      return;
+    }
+    DataNode dn = (DataNode) service;
+    String name = dn.getDisplayName();
+    try {
+      group = DataNodeAccess.threadGroup(dn);
+      DataNodeAccess.readThrottler(dn); // fail now, not at the first read fault
+    } catch (DataNodeAccess.Unavailable e) {
+      LOG.warn("Curtail's plugin is inactive on datanode={}: {}; it runs as stock", name,
+          e.getMessage(), e);
+      return;
+    }
+    DataNodeFaults faults = new DataNodeFaults(name, System::nanoTime,
+        (f, on) -> interceptReads(dn, f, on));
+    dataNode = dn;
+    FAULTS.put(dn, faults);
+    CurtailFaultInjector.register(group, faults);
+    mbean = MBeans.register("DataNode", "CurtailFaults-" + dn.getXferPort(), faults);
+    DiskFault initial = DataNodeKeys.diskFault(dn.getConf());
+    if (initial != null) {
+      faults.slowDisk(initial);
+    }
+    LOG.info("Curtail's plugin started on datanode={}", name);
+  }
+
+  private static void interceptReads(DataNode dn, DataNodeFaults faults, boolean on) {
+    try {
+      DataTransferThrottler current = DataNodeAccess.readThrottler(dn);
+      if (on && !(current instanceof DiskQueueThrottler)) {
+        DataNodeAccess.setReadThrottler(dn, new DiskQueueThrottler(faults, current));
+      } else if (!on && current instanceof DiskQueueThrottler) {
+        DataNodeAccess.setReadThrottler(dn, ((DiskQueueThrottler) current).previous());
+      }
+    } catch (DataNodeAccess.Unavailable e) {
+      throw new IllegalStateException("cannot intercept reads on " + dn.getDisplayName(), e);
+    }
+  }
+
+  @Override
+  public void stop() {
+    if (dataNode == null) {
+      return;
+    }
+    DataNodeFaults faults = FAULTS.remove(dataNode);
+    if (faults != null) {
+      faults.heal();
+    }
+    CurtailFaultInjector.unregister(group);
+    if (mbean != null) {
+      MBeans.unregister(mbean);
+    }
+    dataNode = null;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}
