@@ -1,0 +1,247 @@
+package io.curtail.testcluster;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.datanode.DataNodeSetup;
+import io.curtail.datanode.fault.DataNodeFaults;
+import io.curtail.datanode.fault.DiskFault;
+import io.curtail.datanode.hook.CurtailDataNodePlugin;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.ReconfigurationException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real HDFS cluster in this JVM (a {@link MiniDFSCluster}) whose DataNodes can be made slow,
+ * throttled, stopped and restarted while it runs, each fault undone by closing what injected it.
+ *
+ * <p>DataNodes are numbered 0..n-1 for the life of the cluster; a number keeps naming the same
+ * DataNode (same port) across a stop and restart. Each has a distinct host name
+ * ({@code dn<i>.curtail.test}) so logs and block locations tell them apart. Every DataNode runs
+ * Curtail's plugin, so disk faults can be injected on any of them.
+ */
+public final class FaultyCluster implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FaultyCluster.class);
+
+  private final MiniDFSCluster cluster;
+  private final Configuration conf;
+  private final int[] ports;
+
+  private FaultyCluster(MiniDFSCluster cluster, Configuration conf) {
+    this.cluster = cluster;
+    this.conf = conf;
+    List<DataNode> dns = cluster.getDataNodes();
+    this.ports = new int[dns.size()];
+    for (int i = 0; i < ports.length; i++) {
+      ports[i] = dns.get(i).getXferPort();
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link FaultyCluster}. */
+  public static final class Builder {
+    private int dataNodes = 4;
+    private long blockSize = 8L * 1024 * 1024;
+    private File baseDir = new File(System.getProperty("test.build.data", "target/test-data"),
+        "cluster-" + System.nanoTime());
+    private final Configuration conf = new HdfsConfiguration();
+
+    public Builder dataNodes(int n) {
+      this.dataNodes = n;
+      return this;
+    }
+
+    /** Default block size of files the cluster's clients create. */
+    public Builder blockSize(long bytes) {
+      this.blockSize = bytes;
+      return this;
+    }
+
+    public Builder baseDir(File dir) {
+      this.baseDir = dir;
+      return this;
+    }
+
+    /** Any other setting for the NameNode, the DataNodes and the clients. */
+    public Builder set(String key, String value) {
+      conf.set(key, value);
+      return this;
+    }
+
+    public FaultyCluster build() throws IOException {
+      DataNodeSetup.apply(conf);
+      conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
+      conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);
+      conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 512);
+      // Quick heartbeats so a stopped DataNode is noticed and a restarted one rejoins in seconds.
+      conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+      conf.setInt(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, 3000);
+      // Two cores run the whole cluster: spare them the web UIs' threads and the NameNode's
+      // placement of replicas by load, which otherwise shuns a DataNode slowed on purpose.
+      conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_CONSIDERLOAD_KEY, false);
+      String[] hosts = new String[dataNodes];
+      for (int i = 0; i < dataNodes; i++) {
+        hosts[i] = "dn" + i + ".curtail.test";
+      }
+      MiniDFSCluster c = new MiniDFSCluster.Builder(conf, baseDir)
+          .numDataNodes(dataNodes)
+          .hosts(hosts)
+          .build();
+      c.waitActive();
+      return new FaultyCluster(c, conf);
+    }
+  }
+
+  /** The cluster's {@code hdfs://} address. */
+  public URI uri() {
+    return cluster.getURI();
+  }
+
+  /** A copy of the configuration the cluster runs with, for clients to start from. */
+  public Configuration conf() {
+    return new Configuration(conf);
+  }
+
+  /** A new stock {@link DistributedFileSystem}; the caller closes it. */
+  public DistributedFileSystem stockFileSystem() throws IOException {
+    Configuration c = conf();
+    c.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+    return (DistributedFileSystem) FileSystem.newInstance(uri(), c);
+  }
+
+  /**
+   * A new {@link CurtailDistributedFileSystem} with {@code settings} on top of the cluster's
+   * configuration, enabled the way users enable it ({@code fs.hdfs.impl}); the caller closes it.
+   */
+  public CurtailDistributedFileSystem curtailFileSystem(Map<String, String> settings)
+      throws IOException {
+    Configuration c = conf();
+    c.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
+    settings.forEach(c::set);
+    return (CurtailDistributedFileSystem) FileSystem.newInstance(uri(), c);
+  }
+
+  public int dataNodeCount() {
+    return ports.length;
+  }
+
+  /** DataNode {@code i} as it runs now. */
+  public DataNode dataNode(int i) {
+    for (DataNode dn : cluster.getDataNodes()) {
+      if (dn.getXferPort() == ports[i]) {
+        return dn;
+      }
+    }
+    throw new IllegalStateException("DataNode " + i + " (port " + ports[i] + ") is not running");
+  }
+
+  /** DataNode {@code i}'s transfer address, as clients and block locations name it. */
+  public InetSocketAddress address(int i) {
+    return new InetSocketAddress("127.0.0.1", ports[i]);
+  }
+
+  /** Which DataNode number has transfer port {@code port}, or -1. */
+  public int indexOfPort(int port) {
+    for (int i = 0; i < ports.length; i++) {
+      if (ports[i] == port) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The injected-fault controls of DataNode {@code i} (counters of delayed packets included). */
+  public DataNodeFaults faults(int i) {
+    return CurtailDataNodePlugin.faultsOf(dataNode(i));
+  }
+
+  /**
+   * Throttles DataNode {@code i}'s serving of block reads to {@code bytesPerSecond} in all, with
+   * HDFS's own {@code dfs.datanode.data.read.bandwidthPerSec}, reconfigured while it runs.
+   */
+  public Fault throttleReads(int i, long bytesPerSecond) {
+    return reconfigure(i, DFSConfigKeys.DFS_DATANODE_DATA_READ_BANDWIDTHPERSEC_KEY, bytesPerSecond);
+  }
+
+  /** Throttles DataNode {@code i}'s receiving of block writes, as {@link #throttleReads} does. */
+  public Fault throttleWrites(int i, long bytesPerSecond) {
+    return reconfigure(i, DFSConfigKeys.DFS_DATANODE_DATA_WRITE_BANDWIDTHPERSEC_KEY, bytesPerSecond);
+  }
+
+  private Fault reconfigure(int i, String key, long bytesPerSecond) {
+    if (bytesPerSecond <= 0) {
+      throw new IllegalArgumentException("a throttle needs bytesPerSecond > 0, was "
+          + bytesPerSecond);
+    }
+    setProperty(i, key, Long.toString(bytesPerSecond));
+    LOG.info("Throttled datanode={} key={} bytesPerSecond={}", i, key, bytesPerSecond);
+    return () -> setProperty(i, key, "0");
+  }
+
+  private void setProperty(int i, String key, String value) {
+    try {
+      dataNode(i).reconfigureProperty(key, value);
+    } catch (ReconfigurationException e) {
+      throw new IllegalStateException("DataNode " + i + " refused " + key + "=" + value, e);
+    }
+  }
+
+  /** Makes DataNode {@code i}'s disk slow; see {@link DiskFault}. */
+  public Fault slowDisk(int i, DiskFault fault) {
+    DataNodeFaults f = faults(i);
+    f.slowDisk(fault);
+    return f::heal;
+  }
+
+  /** Stops DataNode {@code i} as a crash would; closing the fault restarts it on the same port. */
+  public Fault stop(int i) {
+    MiniDFSCluster.DataNodeProperties props =
+        cluster.stopDataNode(dataNode(i).getDatanodeId().getXferAddr());
+    LOG.info("Stopped datanode={}", i);
+    return () -> {
+      try {
+        cluster.restartDataNode(props, true);
+        cluster.waitActive();
+        LOG.info("Restarted datanode={}", i);
+      } catch (IOException e) {
+        throw new UncheckedIOException("restarting DataNode " + i, e);
+      }
+    };
+  }
+
+  /** The DataNode numbers holding a replica of each block of {@code path}, block by block. */
+  public List<List<Integer>> replicas(FileSystem fs, org.apache.hadoop.fs.Path path)
+      throws IOException {
+    List<List<Integer>> out = new ArrayList<>();
+    for (org.apache.hadoop.fs.BlockLocation b :
+        fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
+      List<Integer> nodes = new ArrayList<>();
+      for (String name : b.getNames()) {
+        nodes.add(indexOfPort(Integer.parseInt(name.substring(name.lastIndexOf(':') + 1))));
+      }
+      out.add(nodes);
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    cluster.shutdown(true);
+  }
+}

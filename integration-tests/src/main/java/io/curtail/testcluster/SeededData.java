@@ -1,0 +1,105 @@
+package io.curtail.testcluster;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Reproducible file contents: the bytes of a file are a function of a seed and their offset, so a
+ * reader can verify any file byte for byte without keeping a copy, and a mismatch names the offset.
+ */
+public final class SeededData {
+  private static final int CHUNK = 64 * 1024;
+
+  private SeededData() {}
+
+  /** The {@code length} bytes of the file with {@code seed}, from offset 0. */
+  public static byte[] bytes(long seed, int length) {
+    byte[] b = new byte[length];
+    fill(seed, 0, b, 0, length);
+    return b;
+  }
+
+  /** Fills {@code dst[off, off+len)} with the bytes at file offset {@code position}. */
+  public static void fill(long seed, long position, byte[] dst, int off, int len) {
+    // One 8-byte word per 8 file bytes, each a hash of the seed and the word's index, so any
+    // range can be produced without generating what precedes it.
+    for (int i = 0; i < len; ) {
+      long pos = position + i;
+      long word = mix(seed * 0x9E3779B97F4A7C15L + (pos >>> 3));
+      int inWord = (int) (pos & 7);
+      for (; inWord < 8 && i < len; inWord++, i++) {
+        dst[off + i] = (byte) (word >>> (inWord * 8));
+      }
+    }
+  }
+
+  /** SplitMix64's finaliser: a fast bijective mix of 64 bits. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** Writes {@code length} seeded bytes to {@code out} in chunks. */
+  public static void write(OutputStream out, long seed, long length) throws IOException {
+    byte[] buf = new byte[CHUNK];
+    for (long done = 0; done < length; ) {
+      int n = (int) Math.min(CHUNK, length - done);
+      fill(seed, done, buf, 0, n);
+      out.write(buf, 0, n);
+      done += n;
+    }
+  }
+
+  /** Creates {@code path} holding {@code length} seeded bytes. */
+  public static void create(FileSystem fs, Path path, long seed, long length) throws IOException {
+    try (FSDataOutputStream out = fs.create(path, true)) {
+      write(out, seed, length);
+    }
+  }
+
+  /**
+   * Reads {@code in} to its end and checks it holds exactly the {@code length} seeded bytes.
+   *
+   * @throws IOException naming the first offset that differs, or the length found
+   */
+  public static void verify(InputStream in, long seed, long length, String what)
+      throws IOException {
+    byte[] got = new byte[CHUNK];
+    byte[] want = new byte[CHUNK];
+    long done = 0;
+    while (true) {
+      int n = in.read(got, 0, CHUNK);
+      if (n < 0) {
+        break;
+      }
+      if (done + n > length) {
+        throw new IOException(what + ": longer than the " + length + " bytes written");
+      }
+      fill(seed, done, want, 0, n);
+      for (int i = 0; i < n; i++) {
+        if (got[i] != want[i]) {
+          throw new IOException(what + ": byte " + (done + i) + " is " + got[i] + ", wrote "
+              + want[i]);
+        }
+      }
+      done += n;
+    }
+    if (done != length) {
+      throw new EOFException(what + ": read " + done + " bytes, wrote " + length);
+    }
+  }
+
+  /** Opens {@code path} and verifies it; returns the bytes verified. */
+  public static long verify(FileSystem fs, Path path, long seed, long length) throws IOException {
+    try (InputStream in = fs.open(path)) {
+      verify(in, seed, length, path.toString());
+    }
+    return length;
+  }
+}

@@ -1,0 +1,76 @@
+package io.curtail.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.conf.HedgingMode;
+import io.curtail.client.conf.InvalidConfigException;
+import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.SeededData;
+import java.io.IOException;
+import java.util.Collections;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Curtail swaps in the way Spark and MapReduce users will swap it in: {@code fs.hdfs.impl}. */
+class SwapInTest {
+  private static FaultyCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = FaultyCluster.builder().dataNodes(3).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void fsHdfsImplGivesCurtailAndItRoundTrips() throws IOException {
+    Configuration conf = cluster.conf();
+    conf.set("fs.hdfs.impl", "io.curtail.client.CurtailDistributedFileSystem");
+    try (FileSystem fs = FileSystem.newInstance(cluster.uri(), conf)) {
+      assertTrue(fs instanceof CurtailDistributedFileSystem, fs.getClass().getName());
+      CurtailDistributedFileSystem curtail = (CurtailDistributedFileSystem) fs;
+      assertEquals(HedgingMode.SMART, curtail.curtailConfig().readHedging());
+      Path p = new Path("/swap-in/data");
+      long length = 3L * 1024 * 1024 + 17;
+      SeededData.create(fs, p, 99, length);
+      SeededData.verify(fs, p, 99, length);
+      try (FileSystem stock = cluster.stockFileSystem()) {
+        SeededData.verify(stock, p, 99, length); // what Curtail wrote, stock reads
+      }
+    }
+  }
+
+  @Test
+  void everyTechniqueOffStillWorks() throws IOException {
+    java.util.Map<String, String> off = new java.util.HashMap<>();
+    off.put("curtail.write.failfast.enabled", "false");
+    off.put("curtail.read.hedging", "off");
+    try (CurtailDistributedFileSystem fs = cluster.curtailFileSystem(off)) {
+      assertTrue(fs.curtailConfig().allTechniquesOff());
+      Path p = new Path("/swap-in/off");
+      SeededData.create(fs, p, 5, 70_000);
+      SeededData.verify(fs, p, 5, 70_000);
+    }
+  }
+
+  @Test
+  void badSettingFailsInitialisationNamingKeyRuleAndValue() {
+    InvalidConfigException e = assertThrows(InvalidConfigException.class,
+        () -> cluster.curtailFileSystem(
+            Collections.singletonMap("curtail.slowness.percentile", "1.5")));
+    assertEquals("Invalid Curtail setting curtail.slowness.percentile='1.5': must be a number in"
+        + " (0, 1)", e.getMessage());
+  }
+}
