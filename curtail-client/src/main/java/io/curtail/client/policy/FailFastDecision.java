@@ -35,8 +35,17 @@ public final class FailFastDecision {
     this.predictedReplaceNanos = predictedReplaceNanos;
   }
 
+  /** One shared "keep" decision per reason: the common outcome allocates nothing. */
+  private static final FailFastDecision[] KEEP = new FailFastDecision[Reason.values().length];
+
+  static {
+    for (Reason r : Reason.values()) {
+      KEEP[r.ordinal()] = new FailFastDecision(r, -1, -1, 0, 0, 0);
+    }
+  }
+
   static FailFastDecision keep(Reason reason) {
-    return new FailFastDecision(reason, -1, -1, 0, 0, 0);
+    return KEEP[reason.ordinal()];
   }
 
   static FailFastDecision replace(int replaceIndex, int sourceIndex, long rebuildTimeoutNanos,

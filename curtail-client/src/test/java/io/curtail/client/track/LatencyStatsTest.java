@@ -23,6 +23,28 @@ class LatencyStatsTest {
   }
 
   @Test
+  void selectionAgreesWithSortingOnManyShapes() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    for (int trial = 0; trial < 2000; trial++) {
+      int n = 1 + r.nextInt(300);
+      long[] v = new long[n];
+      int distinct = 1 + r.nextInt(n); // from all-equal to all-different
+      for (int i = 0; i < n; i++) {
+        v[i] = r.nextInt(distinct);
+      }
+      if (trial % 3 == 0) {
+        java.util.Arrays.sort(v); // already sorted input
+      }
+      long[] sorted = v.clone();
+      java.util.Arrays.sort(sorted);
+      double p = (1 + r.nextInt(100)) / 100.0;
+      int rank = Math.max(1, (int) Math.ceil(p * n));
+      assertEquals(sorted[rank - 1], LatencyStats.of(v, n, p).percentileNanos(),
+          "n=" + n + " p=" + p);
+    }
+  }
+
+  @Test
   void rejectsNonsense() {
     assertThrows(IllegalArgumentException.class, () -> LatencyStats.of(new long[1], 1, 0));
     assertThrows(IllegalArgumentException.class, () -> LatencyStats.of(new long[1], 1, 1.5));

@@ -1,0 +1,27 @@
+package io.curtail.bench;
+
+import java.util.List;
+
+/** What one mode did in one round of one scenario. */
+final class Batch {
+  final List<FileSample> samples;
+  final long wallNanos;
+  final long bytesWritten;
+  final long bytesVerified;
+  final long hedgesTried;
+  final long hedgesWon;
+  final long replacements;
+  final long backgroundBytes;
+
+  Batch(List<FileSample> samples, long wallNanos, long bytesWritten, long bytesVerified,
+      long hedgesTried, long hedgesWon, long replacements, long backgroundBytes) {
+    this.samples = samples;
+    this.wallNanos = wallNanos;
+    this.bytesWritten = bytesWritten;
+    this.bytesVerified = bytesVerified;
+    this.hedgesTried = hedgesTried;
+    this.hedgesWon = hedgesWon;
+    this.replacements = replacements;
+    this.backgroundBytes = backgroundBytes;
+  }
+}

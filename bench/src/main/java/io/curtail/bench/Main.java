@@ -1,0 +1,217 @@
+package io.curtail.bench;
+
+import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.conf.InvalidConfigException;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The tail-latency benchmark: {@code java -jar bench/target/curtail-bench.jar [options]}.
+ *
+ * <p>By default it starts an embedded fault-injecting cluster, runs every scenario with every
+ * mode, prints a table per scenario and writes JSON, CSV, plots and a Markdown report under
+ * {@code results/<time>/}. {@code --fs hdfs://host:port} runs the same workload against a real
+ * cluster instead. A mistake on the command line gets one line saying what was wrong.
+ */
+@Command(name = "curtail-bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Compares stock HDFS clients and Curtail on per-file latency under injected"
+        + " DataNode faults.")
+public final class Main implements Callable<Integer> {
+  @Option(names = {"-s", "--scenario"}, split = ",", paramLabel = "NAME",
+      description = "Scenarios to run (default: all; --list shows them).")
+  List<String> scenarioNames = new ArrayList<>();
+
+  @Option(names = {"-m", "--mode"}, paramLabel = "MODES",
+      description = "Comma-separated modes to compare (default: all that apply).")
+  String modes;
+
+  @Option(names = "--scale", defaultValue = "1.0",
+      description = "Multiplies the files each client handles (default: ${DEFAULT-VALUE}).")
+  double scale;
+
+  @Option(names = "--rounds", defaultValue = "2",
+      description = "Rounds per scenario; modes alternate within each (default: ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of all file contents.")
+  long seed;
+
+  @Option(names = "--fs", paramLabel = "URI",
+      description = "Run against this cluster (hdfs://host:port) instead of an embedded one.")
+  String fs;
+
+  @Option(names = "--out", defaultValue = "results",
+      description = "Directory under which each run's results go (default: ${DEFAULT-VALUE}).")
+  File out;
+
+  @Option(names = "--hedge-threshold-ms", defaultValue = "100",
+      description = "Static hedging threshold of stock-hedged (default: ${DEFAULT-VALUE},"
+          + " the paper's §6.2 setting).")
+  long hedgeThresholdMs;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE",
+      description = "A client setting (curtail.* or Hadoop), applied under every mode.")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(names = "--list", description = "List the scenarios and modes, and exit.")
+  boolean list;
+
+  private final PrintStream stdout;
+  private final PrintStream stderr;
+  private final boolean terminal;
+  private File resultsDir;
+  private RunResult result;
+
+  Main(PrintStream stdout, PrintStream stderr, boolean terminal) {
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.terminal = terminal;
+  }
+
+  public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true");
+    System.exit(run(args, System.out, System.err, System.console() != null));
+  }
+
+  /** Runs the benchmark with {@code args}; returns the exit code (0 ok, 1 failed, 2 usage). */
+  static int run(String[] args, PrintStream stdout, PrintStream stderr, boolean terminal) {
+    Main main = new Main(stdout, stderr, terminal);
+    return new CommandLine(main)
+        .setOut(new java.io.PrintWriter(stdout, true))
+        .setErr(new java.io.PrintWriter(stderr, true))
+        .setParameterExceptionHandler((e, a) -> {
+          stderr.println("curtail-bench: " + e.getMessage() + " (see --help)");
+          return 2;
+        })
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          stderr.println("curtail-bench: " + oneLine(e));
+          return e instanceof IllegalArgumentException ? 2 : 1;
+        })
+        .execute(args);
+  }
+
+  private static String oneLine(Throwable e) {
+    String m = e.getMessage();
+    return (m == null ? e.getClass().getSimpleName() : m).split("\n")[0];
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (list) {
+      for (Scenario s : Scenario.all()) {
+        stdout.printf("%-16s %s%n%16s fault: %s; workload: %s%n", s.name(), s.description(), "",
+            s.faultDescription(), s.workload());
+      }
+      stdout.println("modes: " + Mode.parse(allModes()));
+      return 0;
+    }
+    List<Scenario> scenarios = scenarios();
+    List<Mode> chosen = Mode.parse(modes == null ? allModes() : modes);
+    if (!(scale > 0)) {
+      throw new IllegalArgumentException("--scale must be > 0, was " + scale);
+    }
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds must be >= 1, was " + rounds);
+    }
+    try {
+      CurtailConfig.from(settings); // a bad curtail.* value fails here, before any cluster starts
+    } catch (InvalidConfigException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss"));
+    resultsDir = new File(out, started);
+    long epoch = System.nanoTime();
+    try (Target target = target()) {
+      result = new RunResult(target.describe(), scale, seed, rounds, started);
+      stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
+      Runner runner = new Runner(target, new Mode.Options(hedgeThresholdMs), settings, seed,
+          epoch);
+      new Benchmark(target, scenarios, chosen, rounds, runner, new Progress(stderr, terminal))
+          .run(result);
+    }
+    Report.printTables(result, stdout);
+    Report.write(result, resultsDir);
+    stdout.println();
+    stdout.println("Results: " + resultsDir.getAbsolutePath() + " (report.md, results.json,"
+        + " summary.csv, samples.csv, plots/)");
+    return 0;
+  }
+
+  private static String allModes() {
+    StringBuilder b = new StringBuilder();
+    for (Mode m : Mode.values()) {
+      b.append(b.length() == 0 ? "" : ",").append(m.label());
+    }
+    return b.toString();
+  }
+
+  private List<Scenario> scenarios() {
+    List<Scenario> out = new ArrayList<>();
+    if (scenarioNames.isEmpty()) {
+      for (Scenario s : Scenario.all()) {
+        out.add(s.scaled(scale));
+      }
+    } else {
+      for (String n : scenarioNames) {
+        out.add(Scenario.byName(n.trim()).scaled(scale));
+      }
+    }
+    return out;
+  }
+
+  private Target target() throws IOException {
+    if (fs == null) {
+      File base = Files.createTempDirectory("curtail-bench-cluster").toFile();
+      stderr.println("curtail-bench: starting an embedded cluster of " + Scenario.DATANODES
+          + " DataNodes…");
+      return new Target.Embedded(base);
+    }
+    URI uri;
+    try {
+      uri = new URI(fs);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("--fs must be an hdfs://host:port URI, was '" + fs + "'");
+    }
+    if (!"hdfs".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException("--fs must be an hdfs://host:port URI, was '" + fs + "'");
+    }
+    Target.Remote remote = new Target.Remote(uri);
+    Configuration probe = remote.conf();
+    probe.setInt("ipc.client.connect.max.retries", 1);
+    probe.setInt("ipc.client.connect.max.retries.on.timeouts", 1);
+    probe.setInt("ipc.client.connect.timeout", 5000);
+    try (FileSystem f = FileSystem.newInstance(uri, probe)) {
+      f.getFileStatus(new Path("/"));
+    } catch (IOException e) {
+      throw new IOException("cannot reach " + uri + ": " + oneLine(e), e);
+    }
+    return remote;
+  }
+
+  /** The results directory of the last run. */
+  File resultsDir() {
+    return resultsDir;
+  }
+
+  /** What the last run measured. */
+  RunResult result() {
+    return result;
+  }
+}

@@ -1,0 +1,125 @@
+package io.curtail.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+
+/**
+ * A client configuration compared in the same run. Each mode is one way of setting up the same
+ * workload: which file system class, which settings, and whether the scenario's fault is on.
+ */
+public enum Mode {
+  /** The plain stock {@link DistributedFileSystem}: the baseline every ratio is taken against. */
+  STOCK("stock", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      conf.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+    }
+  },
+  /** Stock with its own static hedged reads ({@code dfs.client.hedged.read.*}); preads only. */
+  STOCK_HEDGED("stock-hedged", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      STOCK.configure(conf, o);
+      conf.setInt("dfs.client.hedged.read.threadpool.size", 16);
+      conf.setLong("dfs.client.hedged.read.threshold.millis", o.hedgeThresholdMillis);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return s.workload().reads();
+    }
+
+    @Override
+    void afterBatch() {
+      StockHedgedPool.reset();
+    }
+  },
+  /** The stock client with the faulty DataNode healthy: the best achievable. */
+  ORACLE("oracle", false) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      STOCK.configure(conf, o);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return s.hasFault();
+    }
+  };
+
+  /** Settings shared by the modes of one run. */
+  public static final class Options {
+    final long hedgeThresholdMillis;
+
+    public Options(long hedgeThresholdMillis) {
+      this.hedgeThresholdMillis = hedgeThresholdMillis;
+    }
+  }
+
+  private final String label;
+  private final boolean faulty;
+
+  Mode(String label, boolean faulty) {
+    this.label = label;
+    this.faulty = faulty;
+  }
+
+  /** Sets the client side of this mode on {@code conf}. */
+  public abstract void configure(Configuration conf, Options o);
+
+  /** Whether comparing this mode in {@code s} says anything (e.g. stock hedging needs reads). */
+  boolean appliesTo(Scenario s) {
+    return true;
+  }
+
+  /** Undoes what this mode left in the JVM that would change how the next mode runs. */
+  void afterBatch() {}
+
+  /** Whether the scenario's fault is injected while this mode runs. */
+  public boolean faulty() {
+    return faulty;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /**
+   * The modes named in {@code csv}, in catalogue order.
+   *
+   * @throws IllegalArgumentException listing the known labels
+   */
+  public static List<Mode> parse(String csv) {
+    List<Mode> out = new ArrayList<>();
+    for (String name : csv.split(",")) {
+      Mode m = byLabel(name.trim());
+      if (!out.contains(m)) {
+        out.add(m);
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  static Mode byLabel(String label) {
+    for (Mode m : values()) {
+      if (m.label.equals(label.toLowerCase(Locale.ROOT))) {
+        return m;
+      }
+    }
+    List<String> labels = new ArrayList<>();
+    Arrays.stream(values()).forEach(m -> labels.add(m.label));
+    throw new IllegalArgumentException("unknown mode '" + label + "'; modes are "
+        + String.join(", ", labels));
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}

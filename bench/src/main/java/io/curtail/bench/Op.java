@@ -1,0 +1,73 @@
+package io.curtail.bench;
+
+import io.curtail.testcluster.SeededData;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What one client does to one whole file; the other side of the copy is memory (as in the paper's
+ * ExtendedCP, §6.1). Reads verify every byte as they go; writes are verified after the run.
+ */
+public enum Op {
+  /** Create the file and write it sequentially from memory. */
+  WRITE {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w)
+        throws IOException {
+      try (FSDataOutputStream out = fs.create(path, true, IO_BUFFER, w.replication(),
+          w.blockSize())) {
+        SeededData.write(out, seed, length);
+      }
+      return 0;
+    }
+  },
+  /** Read the file sequentially to its end. */
+  READ {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w)
+        throws IOException {
+      try (InputStream in = fs.open(path, IO_BUFFER)) {
+        SeededData.verify(in, seed, length, path.toString());
+      }
+      return length;
+    }
+  },
+  /** Read the file with positional reads ({@code pread}) of {@link #PREAD_BYTES} each. */
+  PREAD {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w)
+        throws IOException {
+      byte[] got = new byte[PREAD_BYTES];
+      byte[] want = new byte[PREAD_BYTES];
+      try (FSDataInputStream in = fs.open(path, IO_BUFFER)) {
+        for (long pos = 0; pos < length; pos += PREAD_BYTES) {
+          int n = (int) Math.min(PREAD_BYTES, length - pos);
+          in.readFully(pos, got, 0, n);
+          SeededData.fill(seed, pos, want, 0, n);
+          for (int i = 0; i < n; i++) {
+            if (got[i] != want[i]) {
+              throw new IOException(path + ": byte " + (pos + i) + " differs from what was written");
+            }
+          }
+        }
+      }
+      return length;
+    }
+  };
+
+  /** Bytes per positional read: a typical columnar-format range read. */
+  public static final int PREAD_BYTES = 1 << 20;
+  private static final int IO_BUFFER = 64 * 1024;
+
+  /** Runs the op on one file; returns the bytes it verified (0 for writes). */
+  public abstract long run(FileSystem fs, Path path, long seed, long length, Workload w)
+      throws IOException;
+
+  boolean writes() {
+    return this == WRITE;
+  }
+}

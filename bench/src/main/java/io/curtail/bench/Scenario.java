@@ -1,0 +1,136 @@
+package io.curtail.bench;
+
+import io.curtail.datanode.fault.DiskFault;
+import io.curtail.testcluster.Fault;
+import io.curtail.testcluster.FaultyCluster;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A named experiment: a fault on one DataNode of the embedded cluster plus a workload. The
+ * catalogue is sized so that the default run (every scenario, scale 1) takes about five minutes
+ * on two cores; {@code --scale} multiplies the files per client.
+ */
+public final class Scenario {
+  /** Embedded cluster size: replication 3 leaves two spare DataNodes for replacements. */
+  public static final int DATANODES = 5;
+  /** The DataNode every scenario's fault is injected on. */
+  public static final int FAULTY = 0;
+
+  private static final long MIB = 1024 * 1024;
+  private static final long BLOCK = 16 * MIB;
+  /** A healthy 64 KiB packet write through a loopback pipeline takes about a millisecond. */
+  private static final Duration SLOW_DISK = Duration.ofMillis(10);
+  private static final long THROTTLE_BYTES_PER_SEC = 2 * MIB;
+
+  private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
+
+  static {
+    add(new Scenario("healthy", "no fault: the overhead of each mode",
+        new Workload(4, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
+        "none", null));
+    add(new Scenario("write-slow-disk",
+        "writes; one DataNode's disk is a FIFO queue at 10 ms a packet (~10× healthy)",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK))));
+    add(new Scenario("write-throttled",
+        "writes; one DataNode receives at most 2 MiB/s in all",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " write bandwidth 2 MiB/s",
+        c -> c.throttleWrites(FAULTY, THROTTLE_BYTES_PER_SEC)));
+    add(new Scenario("read-throttled",
+        "sequential reads; one DataNode serves at most 2 MiB/s in all",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ),
+        "dn" + FAULTY + " read bandwidth 2 MiB/s",
+        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC)));
+    add(new Scenario("pread-throttled",
+        "positional reads of 1 MiB; one DataNode serves at most 2 MiB/s in all",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.PREAD),
+        "dn" + FAULTY + " read bandwidth 2 MiB/s",
+        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC)));
+    add(new Scenario("mixed",
+        "reads and writes under 2 background streams; one DataNode's disk is slow for both",
+        new Workload(6, 4, 4 * MIB, 2, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
+        "dn" + FAULTY + " disk 10 ms/packet, reads too",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK).withReads())));
+  }
+
+  private final String name;
+  private final String description;
+  private final Workload workload;
+  private final String faultDescription;
+  private final Function<FaultyCluster, Fault> fault;
+
+  private Scenario(String name, String description, Workload workload, String faultDescription,
+      Function<FaultyCluster, Fault> fault) {
+    this.name = name;
+    this.description = description;
+    this.workload = workload;
+    this.faultDescription = faultDescription;
+    this.fault = fault;
+  }
+
+  private static void add(Scenario s) {
+    ALL.put(s.name, s);
+  }
+
+  /** Every scenario, in the order the default run takes them. */
+  public static List<Scenario> all() {
+    return Collections.unmodifiableList(Arrays.asList(ALL.values().toArray(new Scenario[0])));
+  }
+
+  /**
+   * The scenario named {@code name}.
+   *
+   * @throws IllegalArgumentException listing the known names
+   */
+  public static Scenario byName(String name) {
+    Scenario s = ALL.get(name);
+    if (s == null) {
+      throw new IllegalArgumentException("unknown scenario '" + name + "'; scenarios are "
+          + String.join(", ", ALL.keySet()));
+    }
+    return s;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public Workload workload() {
+    return workload;
+  }
+
+  public String faultDescription() {
+    return faultDescription;
+  }
+
+  public boolean hasFault() {
+    return fault != null;
+  }
+
+  /** Injects this scenario's fault; closing the result undoes it. */
+  public Fault inject(FaultyCluster cluster) {
+    return fault == null ? () -> { } : fault.apply(cluster);
+  }
+
+  /** The same scenario with its workload scaled. */
+  public Scenario scaled(double scale) {
+    return new Scenario(name, description, workload.scaled(scale), faultDescription, fault);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,53 @@
+package io.curtail.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI end to end on an embedded cluster: a small scenario, both stock modes, a report. */
+class BenchEndToEndTest {
+  @TempDir
+  File results;
+
+  @Test
+  void smallPreadScenarioWithBothStockModesWritesAFullReport() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Main main = new Main(new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"),
+        false);
+    int code = new picocli.CommandLine(main).execute("--scenario", "pread-throttled",
+        "--mode", "stock,stock-hedged", "--scale", "0.34", "--rounds", "2",
+        "--out", results.getPath());
+    String stdout = out.toString("UTF-8");
+    assertEquals(0, code, stdout + err.toString("UTF-8"));
+    assertTrue(stdout.contains("== pread-throttled"), stdout);
+
+    RunResult r = main.result();
+    assertEquals(1, r.scenarios().size());
+    for (Summary s : r.scenarios().get(0).summaries()) {
+      assertTrue(s.bytes() > 0, s.mode());
+      assertEquals(s.bytes(), s.bytesVerified(), s.mode() + ": every byte read is verified");
+    }
+    // Round 2 runs stock after stock-hedged: stock HDFS's JVM-wide hedged pool must not leak.
+    Summary stock = r.scenarios().get(0).summaries().get(0);
+    assertEquals("stock", stock.mode());
+    assertEquals(0, stock.hedgesTried(), "stock hedged: the JVM-wide pool leaked into it");
+
+    File dir = main.resultsDir();
+    for (String f : new String[] {"report.md", "results.json", "summary.csv", "samples.csv",
+        "plots/pread-throttled-cdf.png", "plots/pread-throttled-timeline.png"}) {
+      assertTrue(new File(dir, f).length() > 0, f + " missing in " + dir);
+    }
+    String md = new String(Files.readAllBytes(new File(dir, "report.md").toPath()),
+        StandardCharsets.UTF_8);
+    assertTrue(md.contains("![pread-throttled CDF](plots/pread-throttled-cdf.png)"), md);
+    assertTrue(stdout.contains("Results: " + dir.getAbsolutePath()), stdout);
+  }
+}

@@ -1,0 +1,70 @@
+package io.curtail.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.UnsupportedEncodingException;
+import org.junit.jupiter.api.Test;
+
+/** Mistakes a user can make get one clear line on stderr, not a stack trace. */
+class CliErrorsTest {
+  private String err;
+  private int code;
+
+  private void run(String... args) throws UnsupportedEncodingException {
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    code = Main.run(args, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
+        new PrintStream(e, true, "UTF-8"), false);
+    err = e.toString("UTF-8").trim();
+  }
+
+  @Test
+  void unknownScenario() throws Exception {
+    run("--scenario", "nope");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, write-slow-disk,"
+        + " write-throttled, read-throttled, pread-throttled, mixed", err);
+  }
+
+  @Test
+  void unknownMode() throws Exception {
+    run("--mode", "stock,turbo");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, oracle", err);
+  }
+
+  @Test
+  void badUri() throws Exception {
+    run("--fs", "http://example.com");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --fs must be an hdfs://host:port URI, was 'http://example.com'",
+        err);
+  }
+
+  @Test
+  void badCurtailSetting() throws Exception {
+    run("-D", "curtail.slowness.factor=0.5");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: Invalid Curtail setting curtail.slowness.factor='0.5': must be a"
+        + " finite number > 1", err);
+  }
+
+  @Test
+  void unreachableCluster() throws Exception {
+    run("--fs", "hdfs://127.0.0.1:1");
+    assertEquals(1, code);
+    assertEquals(1, err.split("\n").length, err);
+    assertEquals(true, err.startsWith("curtail-bench: cannot reach hdfs://127.0.0.1:1: "), err);
+  }
+
+  @Test
+  void badNumberAndUnknownOption() throws Exception {
+    run("--scale", "-1");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --scale must be > 0, was -1.0", err);
+    run("--frobnicate");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: Unknown option: '--frobnicate' (see --help)", err);
+  }
+}
