@@ -50,6 +50,11 @@ public final class Main implements Callable<Integer> {
       description = "Rounds per scenario; modes alternate within each (default: ${DEFAULT-VALUE}).")
   int rounds;
 
+  @Option(names = "--background", paramLabel = "STREAMS",
+      description = "Background streams kept open during every scenario (default: the"
+          + " scenario's own, 2 in mixed, else 0).")
+  Integer background;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of all file contents.")
   long seed;
 
@@ -163,15 +168,21 @@ public final class Main implements Callable<Integer> {
   }
 
   private List<Scenario> scenarios() {
-    List<Scenario> out = new ArrayList<>();
+    if (background != null && background < 0) {
+      throw new IllegalArgumentException("--background must be >= 0, was " + background);
+    }
+    List<Scenario> named = new ArrayList<>();
     if (scenarioNames.isEmpty()) {
-      for (Scenario s : Scenario.all()) {
-        out.add(s.scaled(scale));
-      }
+      named.addAll(Scenario.all());
     } else {
       for (String n : scenarioNames) {
-        out.add(Scenario.byName(n.trim()).scaled(scale));
+        named.add(Scenario.byName(n.trim()));
       }
+    }
+    List<Scenario> out = new ArrayList<>();
+    for (Scenario s : named) {
+      Scenario scaled = s.scaled(scale);
+      out.add(background == null ? scaled : scaled.withBackground(background));
     }
     return out;
   }

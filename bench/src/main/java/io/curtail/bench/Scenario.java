@@ -129,6 +129,12 @@ public final class Scenario {
     return new Scenario(name, description, workload.scaled(scale), faultDescription, fault);
   }
 
+  /** The same scenario with {@code streams} background streams. */
+  public Scenario withBackground(int streams) {
+    return new Scenario(name, description, workload.withBackground(streams), faultDescription,
+        fault);
+  }
+
   @Override
   public String toString() {
     return name;

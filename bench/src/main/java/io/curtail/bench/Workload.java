@@ -40,6 +40,12 @@ public final class Workload {
         opsByClient);
   }
 
+  /** The same workload with {@code streams} background streams instead. */
+  public Workload withBackground(int streams) {
+    return new Workload(clients, filesPerClient, fileBytes, streams, replication, blockSize,
+        opsByClient);
+  }
+
   public int clients() {
     return clients;
   }

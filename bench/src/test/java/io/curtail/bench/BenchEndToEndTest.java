@@ -7,7 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import io.curtail.testcluster.FaultyCluster;
 import java.nio.file.Files;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,5 +51,23 @@ class BenchEndToEndTest {
         StandardCharsets.UTF_8);
     assertTrue(md.contains("![pread-throttled CDF](plots/pread-throttled-cdf.png)"), md);
     assertTrue(stdout.contains("Results: " + dir.getAbsolutePath()), stdout);
+  }
+
+  @Test
+  void runsAgainstARunningClusterGivenItsUri() throws Exception {
+    try (FaultyCluster running = FaultyCluster.builder().dataNodes(3).build()) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Main main = new Main(new PrintStream(out, true, "UTF-8"),
+          new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), false);
+      int code = new picocli.CommandLine(main).execute("--fs", running.uri().toString(),
+          "--scenario", "healthy", "--scale", "0.2", "--rounds", "1", "--background", "1",
+          "--out", results.getPath());
+      assertEquals(0, code, out.toString("UTF-8"));
+      List<Summary> modes = main.result().scenarios().get(0).summaries();
+      assertEquals(2, modes.size(), "stock and stock-hedged; no oracle without injected faults");
+      for (Summary s : modes) {
+        assertEquals(s.bytes(), s.bytesVerified(), s.mode());
+      }
+    }
   }
 }
