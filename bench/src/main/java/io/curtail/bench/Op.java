@@ -47,12 +47,7 @@ public enum Op {
         for (long pos = 0; pos < length; pos += PREAD_BYTES) {
           int n = (int) Math.min(PREAD_BYTES, length - pos);
           in.readFully(pos, got, 0, n);
-          SeededData.fill(seed, pos, want, 0, n);
-          for (int i = 0; i < n; i++) {
-            if (got[i] != want[i]) {
-              throw new IOException(path + ": byte " + (pos + i) + " differs from what was written");
-            }
-          }
+          SeededData.check(got, n, seed, pos, want, path.toString());
         }
       }
       return length;

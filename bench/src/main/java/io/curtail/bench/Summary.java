@@ -68,7 +68,7 @@ public final class Summary {
   }
 
   /** Nearest rank: the smallest latency with at least {@code p} of all at or below it. */
-  static double percentileMs(List<Long> sorted, double p) {
+  public static double percentileMs(List<Long> sorted, double p) {
     if (sorted.isEmpty()) {
       return Double.NaN;
     }

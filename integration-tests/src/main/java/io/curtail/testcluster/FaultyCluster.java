@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.ReconfigurationException;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
@@ -226,11 +228,9 @@ public final class FaultyCluster implements AutoCloseable {
   }
 
   /** The DataNode numbers holding a replica of each block of {@code path}, block by block. */
-  public List<List<Integer>> replicas(FileSystem fs, org.apache.hadoop.fs.Path path)
-      throws IOException {
+  public List<List<Integer>> replicas(FileSystem fs, Path path) throws IOException {
     List<List<Integer>> out = new ArrayList<>();
-    for (org.apache.hadoop.fs.BlockLocation b :
-        fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
+    for (BlockLocation b : fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
       List<Integer> nodes = new ArrayList<>();
       for (String name : b.getNames()) {
         nodes.add(indexOfPort(Integer.parseInt(name.substring(name.lastIndexOf(':') + 1))));

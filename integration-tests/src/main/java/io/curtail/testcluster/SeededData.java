@@ -81,17 +81,28 @@ public final class SeededData {
       if (done + n > length) {
         throw new IOException(what + ": longer than the " + length + " bytes written");
       }
-      fill(seed, done, want, 0, n);
-      for (int i = 0; i < n; i++) {
-        if (got[i] != want[i]) {
-          throw new IOException(what + ": byte " + (done + i) + " is " + got[i] + ", wrote "
-              + want[i]);
-        }
-      }
+      check(got, n, seed, done, want, what);
       done += n;
     }
     if (done != length) {
       throw new EOFException(what + ": read " + done + " bytes, wrote " + length);
+    }
+  }
+
+  /**
+   * Checks that {@code got[0, n)} holds the seeded bytes at file offset {@code position};
+   * {@code scratch} (at least {@code n} long) is overwritten.
+   *
+   * @throws IOException naming the first offset that differs
+   */
+  public static void check(byte[] got, int n, long seed, long position, byte[] scratch,
+      String what) throws IOException {
+    fill(seed, position, scratch, 0, n);
+    for (int i = 0; i < n; i++) {
+      if (got[i] != scratch[i]) {
+        throw new IOException(what + ": byte " + (position + i) + " is " + got[i] + ", wrote "
+            + scratch[i]);
+      }
     }
   }
 

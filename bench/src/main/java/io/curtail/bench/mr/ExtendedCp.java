@@ -2,6 +2,7 @@ package io.curtail.bench.mr;
 
 import io.curtail.bench.Mode;
 import io.curtail.bench.Op;
+import io.curtail.bench.Summary;
 import io.curtail.bench.Workload;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -154,17 +155,11 @@ public final class ExtendedCp extends Configured implements Tool {
     latencies.sort(null);
     out.printf(Locale.ROOT, "ExtendedCP %s %s: %d files, %d bytes, %d verified%s; per-file latency"
             + " ms p50 %.1f p90 %.1f p99 %.1f max %.1f%n", op, mode, files, bytes, verified,
-        verified == bytes ? "" : " (MISMATCH)", pct(latencies, 0.5), pct(latencies, 0.9),
-        pct(latencies, 0.99), pct(latencies, 1.0));
+        verified == bytes ? "" : " (MISMATCH)", Summary.percentileMs(latencies, 0.5),
+        Summary.percentileMs(latencies, 0.9), Summary.percentileMs(latencies, 0.99),
+        Summary.percentileMs(latencies, 1.0));
     fs.delete(input, false);
     return verified == bytes ? 0 : 1;
-  }
-
-  private static double pct(List<Long> sorted, double p) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    return sorted.get(Math.max(0, (int) Math.ceil(p * sorted.size()) - 1)) / 1e6;
   }
 
   private static List<Long> readLatencies(FileSystem fs, Path output) throws IOException {
