@@ -44,24 +44,28 @@ final class DataNodeAccess {
   }
 
   static DataTransferThrottler readThrottler(DataNode dn) throws Unavailable {
-    return (DataTransferThrottler) invoke(dn, "getReadThrottler", null);
+    try {
+      Object server = dn.getXferServer(); // its class is package-private: hold it as an Object
+      return (DataTransferThrottler) method(server, "getReadThrottler").invoke(server);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new Unavailable("DataXceiverServer.getReadThrottler", e);
+    }
   }
 
   static void setReadThrottler(DataNode dn, DataTransferThrottler throttler) throws Unavailable {
-    invoke(dn, "setReadThrottler", throttler);
-  }
-
-  private static Object invoke(DataNode dn, String name, DataTransferThrottler arg)
-      throws Unavailable {
     try {
       Object server = dn.getXferServer();
-      Method m = arg == null && name.startsWith("get")
-          ? server.getClass().getMethod(name)
-          : server.getClass().getMethod(name, DataTransferThrottler.class);
-      m.setAccessible(true);
-      return m.getParameterCount() == 0 ? m.invoke(server) : m.invoke(server, arg);
+      method(server, "setReadThrottler", DataTransferThrottler.class).invoke(server, throttler);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new Unavailable("DataXceiverServer." + name, e);
+      throw new Unavailable("DataXceiverServer.setReadThrottler", e);
     }
+  }
+
+  /** A public method of the package-private {@code DataXceiverServer}, made callable from here. */
+  private static Method method(Object server, String name, Class<?>... params)
+      throws NoSuchMethodException {
+    Method m = server.getClass().getMethod(name, params);
+    m.setAccessible(true);
+    return m;
   }
 }
