@@ -13,6 +13,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.ReconfigurationException;
 import org.apache.hadoop.fs.BlockLocation;
@@ -22,6 +23,7 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,12 +147,29 @@ public final class FaultyCluster implements AutoCloseable {
 
   /** DataNode {@code i} as it runs now. */
   public DataNode dataNode(int i) {
-    for (DataNode dn : cluster.getDataNodes()) {
-      if (dn.getXferPort() == ports[i]) {
-        return dn;
+    return cluster.getDataNodes().get(listIndex(i));
+  }
+
+  /** Where DataNode {@code i} stands now in MiniDFSCluster's own list, which shifts on restarts. */
+  private int listIndex(int i) {
+    List<DataNode> dns = cluster.getDataNodes();
+    for (int k = 0; k < dns.size(); k++) {
+      if (dns.get(k).getXferPort() == ports[i]) {
+        return k;
       }
     }
     throw new IllegalStateException("DataNode " + i + " (port " + ports[i] + ") is not running");
+  }
+
+  /** Damages the first bytes of DataNode {@code i}'s replica of {@code block}, as a bad disk would. */
+  public void corruptReplica(int i, ExtendedBlock block) throws IOException {
+    cluster.getMaterializedReplica(listIndex(i), block).corruptData();
+    LOG.info("Corrupted replica datanode={} block={}", i, block);
+  }
+
+  /** Replicas of {@code block} the NameNode knows to be corrupt (reported by a client or scanner). */
+  public int corruptReplicas(ExtendedBlock block) {
+    return cluster.getNamesystem().getBlockManager().numCorruptReplicas(block.getLocalBlock());
   }
 
   /** DataNode {@code i}'s transfer address, as clients and block locations name it. */
@@ -225,6 +244,33 @@ public final class FaultyCluster implements AutoCloseable {
         throw new UncheckedIOException("restarting DataNode " + i, e);
       }
     };
+  }
+
+  /**
+   * Waits until the NameNode lists {@code replicas} replicas of every block of {@code path}: after
+   * a file is closed, the replicas beyond the first arrive with the DataNodes' next block reports.
+   */
+  public void awaitReplicas(FileSystem fs, Path path, int replicas) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      boolean all = true;
+      for (List<Integer> block : replicas(fs, path)) {
+        all &= block.size() >= replicas;
+      }
+      if (all) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException(path + " has not reached " + replicas + " replicas: "
+            + replicas(fs, path));
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("waiting for replicas of " + path);
+      }
+    }
   }
 
   /** The DataNode numbers holding a replica of each block of {@code path}, block by block. */

@@ -212,8 +212,8 @@ class FaultyClusterTest {
         (short) 2, BLOCK, null, new InetSocketAddress[] {cluster.address(0), cluster.address(1)})) {
       SeededData.write(out, 71, MIB);
     }
+    cluster.awaitReplicas(fs, p, 2);
     List<Integer> holders = cluster.replicas(fs, p).get(0);
-    assertEquals(2, holders.size());
     try (Fault down = cluster.stop(holders.get(0))) {
       SeededData.verify(fs, p, 71, MIB);
     }

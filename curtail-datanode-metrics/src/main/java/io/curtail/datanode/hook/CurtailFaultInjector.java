@@ -10,7 +10,7 @@ import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
  * of the DataNode whose thread makes it. One instance serves every DataNode in the JVM (a real
  * DataNode has one; a MiniDFSCluster has many), keyed by the DataNode's thread group.
  *
- * <p>It overrides only the hook it uses; all others keep the stock no-op behaviour.
+ * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour.
  */
 final class CurtailFaultInjector extends DataNodeFaultInjector {
   private static final CurtailFaultInjector INSTANCE = new CurtailFaultInjector();
@@ -34,9 +34,26 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
   /** Called by {@code BlockReceiver} right after a packet's data is written to disk. */
   @Override
   public void delayWriteToDisk() {
-    DataNodeFaults faults = byThreadGroup.get(Thread.currentThread().getThreadGroup());
+    DataNodeFaults faults = faultsOfCaller();
     if (faults != null) {
       faults.awaitWriteDisk();
     }
+  }
+
+  /**
+   * Called by {@code BlockSender} just before it opens a replica's checksum file to serve a read:
+   * the read's first disk access. (The read throttler is called after each packet is sent, so
+   * without this a slow disk would still serve every read's first packet at full speed.)
+   */
+  @Override
+  public void throwTooManyOpenFiles() {
+    DataNodeFaults faults = faultsOfCaller();
+    if (faults != null) {
+      faults.awaitReadDisk();
+    }
+  }
+
+  private DataNodeFaults faultsOfCaller() {
+    return byThreadGroup.get(Thread.currentThread().getThreadGroup());
   }
 }

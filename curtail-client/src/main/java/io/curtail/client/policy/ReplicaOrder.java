@@ -1,0 +1,56 @@
+package io.curtail.client.policy;
+
+/**
+ * The order in which to try a block's replicas, from what the JVM knows of their read latency
+ * (beyond the paper, which takes the NameNode's order as it comes).
+ *
+ * <p>The rule: a replica whose DataNode is known to be slow (its read percentile above
+ * {@code factor} × the fastest known replica's, with enough samples to judge), or busy, goes after
+ * the others; within each group the NameNode's order stands, so its locality and rack choices
+ * still break ties and a replica the JVM knows nothing of is never pushed back. Pure.
+ */
+public final class ReplicaOrder {
+  private final double factor;
+  private final int minSamples;
+
+  public ReplicaOrder(double factor, int minSamples) {
+    if (!(factor > 1) || minSamples < 1) {
+      throw new IllegalArgumentException("need factor > 1 and minSamples >= 1, got " + factor
+          + ", " + minSamples);
+    }
+    this.factor = factor;
+    this.minSamples = minSamples;
+  }
+
+  /**
+   * Indices into the NameNode's replica list, in the order to try them.
+   *
+   * @param samples recent read samples per replica, NameNode order
+   * @param percentileNanos read percentile per replica (ignored where samples are too few)
+   * @param busy whether each replica's DataNode flagged itself busy
+   */
+  public int[] order(int[] samples, long[] percentileNanos, boolean[] busy) {
+    int n = samples.length;
+    if (percentileNanos.length != n || busy.length != n) {
+      throw new IllegalArgumentException("need one percentile and busy flag per replica");
+    }
+    long fastest = Long.MAX_VALUE;
+    for (int i = 0; i < n; i++) {
+      if (samples[i] >= minSamples) {
+        fastest = Math.min(fastest, percentileNanos[i]);
+      }
+    }
+    int[] out = new int[n];
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < n; i++) {
+        boolean slow = busy[i]
+            || (samples[i] >= minSamples && percentileNanos[i] > factor * fastest);
+        if (slow == (pass == 1)) {
+          out[k++] = i;
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,360 @@
+package io.curtail.client.read;
+
+import io.curtail.client.policy.HedgeBackoff;
+import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one byte range of one block, packet by packet, carrying out the hedging policy (paper
+ * §4.3): each packet read is timed and recorded for its DataNode; a packet slower than the
+ * client's threshold starts a hedge to the next eligible replica, which reads the same bytes on a
+ * connection of its own; whichever delivers first wins, the range carries on from the winner and
+ * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
+ * checksum is reported to the NameNode) and the read fails over to the next; when every replica
+ * failed, the block's locations are fetched again once.
+ *
+ * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
+ */
+final class BlockRead implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockRead.class);
+  /** Packets between recomputing the threshold: it follows load, which moves slower than that. */
+  static final int THRESHOLD_REFRESH_PACKETS = 16;
+
+  private final ReadContext ctx;
+  private final DFSClient client;
+  private final String file;
+  private final long end;
+  private LocatedBlock block;
+  private DatanodeInfo[] replicas;
+  private List<NodeTracker> trackers;
+  private boolean[] failed;
+  private boolean refetched;
+  private int current = -1;
+  /** The hedge threshold for the current replica, refreshed every few packets. */
+  private long thresholdNanos;
+  private int packetsSinceThreshold = Integer.MAX_VALUE;
+  private PacketReader reader;
+  private long position;
+
+  /** Reads bytes [{@code offset}, {@code offset + length}) of {@code block}. */
+  BlockRead(ReadContext ctx, DFSClient client, String file, LocatedBlock block, long offset,
+      long length) {
+    this.ctx = ctx;
+    this.client = client;
+    this.file = file;
+    this.position = offset;
+    this.end = offset + length;
+    locate(block);
+  }
+
+  /** Takes the block's replicas, ordered by what the JVM knows of their read latency. */
+  private void locate(LocatedBlock located) {
+    this.block = located;
+    DatanodeInfo[] byNameNode = located.getLocations();
+    int n = byNameNode.length;
+    int[] samples = new int[n];
+    long[] percentile = new long[n];
+    long[] buf = new long[ctx.config.readWindowPackets()];
+    for (int i = 0; i < n; i++) {
+      NodeTracker t = ctx.registry.tracker(NodeId.of(byNameNode[i].getXferAddr()));
+      samples[i] = t.reads().available(ctx.config.readWindowPackets());
+      percentile[i] = t.reads().stats(ctx.config.readWindowPackets(),
+          ctx.config.slownessPercentile(), buf).percentileNanos();
+    }
+    int[] order = ctx.replicaOrder.order(samples, percentile, new boolean[n]);
+    replicas = new DatanodeInfo[n];
+    trackers = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      replicas[i] = byNameNode[order[i]];
+      trackers.add(ctx.registry.tracker(NodeId.of(replicas[i].getXferAddr())));
+    }
+    failed = new boolean[n];
+  }
+
+  /** The DataNode the range is being read from, or null between replicas. */
+  DatanodeInfo currentDataNode() {
+    return reader == null ? null : reader.dataNode();
+  }
+
+  /** Offset in the block of the next byte {@link #next()} returns. */
+  long position() {
+    return position;
+  }
+
+  /** The next bytes of the range (valid until the next call), or null when it is done. */
+  ByteBuffer next() throws IOException {
+    while (position < end) {
+      if (reader == null) {
+        openNextReplica();
+      }
+      try {
+        ByteBuffer data = nextPacket();
+        if (data == null) {
+          throw new IOException(replicas[current] + " ended " + block.getBlock() + " at "
+              + position + ", before " + end);
+        }
+        position += data.remaining();
+        return data;
+      } catch (ChecksumException e) {
+        LOG.warn("Bad checksum, reporting replica file={} block={} datanode={} offset={}", file,
+            block.getBlock(), replicas[current], e.getPos());
+        client.reportBadBlocks(new LocatedBlock[] {
+            new LocatedBlock(block.getBlock(), new DatanodeInfo[] {replicas[current]})});
+        dropCurrent();
+      } catch (IOException e) {
+        LOG.warn("Read failed, trying another replica file={} block={} datanode={} offset={}",
+            file, block.getBlock(), replicas[current], position, e);
+        dropCurrent();
+      }
+    }
+    return null;
+  }
+
+  private void dropCurrent() {
+    failed[current] = true;
+    reader.close();
+    reader = null;
+  }
+
+  /** Connects to the first replica in order that has not failed, refetching locations once. */
+  private void openNextReplica() throws IOException {
+    while (true) {
+      for (int i = 0; i < replicas.length; i++) {
+        if (failed[i]) {
+          continue;
+        }
+        try {
+          reader = PacketReader.open(ctx.sockets, client, file, block, replicas[i], position, end - position);
+          current = i;
+          packetsSinceThreshold = Integer.MAX_VALUE;
+          ctx.readsFrom(trackers.get(i));
+          return;
+        } catch (IOException e) {
+          LOG.warn("Cannot read file={} block={} from datanode={}", file, block.getBlock(),
+              replicas[i], e);
+          failed[i] = true;
+        }
+      }
+      if (refetched) {
+        throw new IOException("Could not read " + block.getBlock() + " of " + file + " at offset "
+            + position + " from any of its replicas " + Arrays.toString(replicas));
+      }
+      refetched = true;
+      List<LocatedBlock> again =
+          client.getLocatedBlocks(file, block.getStartOffset(), 1).getLocatedBlocks();
+      if (again.isEmpty() || again.get(0).getLocations().length == 0) {
+        throw new IOException("No replica of " + block.getBlock() + " of " + file
+            + " is left to read from");
+      }
+      locate(again.get(0));
+    }
+  }
+
+  /** One packet from the current replica, hedged if it is slow. */
+  private ByteBuffer nextPacket() throws IOException {
+    PacketReader primary = reader;
+    int primaryIndex = current;
+    NodeTracker primaryTracker = trackers.get(primaryIndex);
+    Race race = new Race();
+    if (packetsSinceThreshold >= THRESHOLD_REFRESH_PACKETS) {
+      thresholdNanos = ctx.hedging.thresholdNanos(ctx.othersStats(primaryTracker));
+      packetsSinceThreshold = 0;
+    }
+    packetsSinceThreshold++;
+    long threshold = thresholdNanos;
+    LocatedBlock located = block;
+    long from = primary.position();
+    Future<?> timer = ctx.timer.schedule(
+        () -> startHedge(race, located, primary, primaryIndex, from), threshold,
+        TimeUnit.NANOSECONDS);
+    long start = System.nanoTime();
+    ByteBuffer data = null;
+    IOException failure = null;
+    try {
+      data = primary.next();
+    } catch (IOException e) {
+      failure = e;
+    }
+    long took = System.nanoTime() - start;
+    timer.cancel(false);
+    ctx.nextPacket();
+    if (race.claimForPrimary()) { // the primary finished first, well or badly
+      race.cancelHedge();
+      if (failure != null) {
+        throw failure;
+      }
+      primaryTracker.reads().record(took);
+      return data;
+    }
+    // The hedge delivered first and cut the primary's connection: carry on from the hedge. The
+    // primary took at least this long; without recording it, a DataNode that stalls after a fast
+    // first packet (as throttled ones do) would never look slow.
+    primaryTracker.reads().record(took);
+    Race.Winner hedge = race.awaitHedge();
+    primary.close();
+    reader = hedge.reader;
+    current = hedge.replica;
+    packetsSinceThreshold = Integer.MAX_VALUE;
+    ctx.readsFrom(trackers.get(current));
+    return hedge.data;
+  }
+
+  /** Runs on the timer thread when the packet from {@code primary} overran the threshold. */
+  private void startHedge(Race race, LocatedBlock located, PacketReader primary,
+      int primaryIndex, long from) {
+    List<HedgeBackoff> backoffs = new ArrayList<>(trackers.size());
+    for (NodeTracker t : trackers) {
+      backoffs.add(ctx.backoff(t.node()));
+    }
+    int target = ctx.hedging.nextTarget(primaryIndex, backoffs, failed.clone(), ctx.packets());
+    if (target < 0 || !ctx.hedgesInFlight.tryAcquire()) {
+      return;
+    }
+    if (!race.startHedge()) {
+      ctx.hedgesInFlight.release();
+      return;
+    }
+    ctx.hedgeTried();
+    DatanodeInfo dn = replicas[target];
+    NodeTracker tracker = trackers.get(target);
+    LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
+        primary.dataNode(), dn);
+    ctx.hedgeThreads.execute(() -> {
+      PacketReader r = null;
+      try {
+        long start = System.nanoTime();
+        r = PacketReader.create(ctx.sockets, client, file, located, dn, from, end - from);
+        if (!race.publishHedgeReader(r)) {
+          r.close(); // the primary delivered before the hedge began
+          ctx.hedgeLost(tracker.node());
+          return;
+        }
+        ByteBuffer data;
+        try {
+          r.connect();
+          data = r.next();
+        } finally {
+          tracker.reads().record(System.nanoTime() - start); // cut short: still a lower bound
+        }
+        if (data != null && race.hedgeDelivered(new Race.Winner(r, target, data))) {
+          ctx.hedgeWon(tracker.node());
+          primary.abort(); // unblocks the reader thread, which takes the hedge's packet
+        } else {
+          r.close();
+          ctx.hedgeLost(tracker.node());
+        }
+      } catch (IOException e) {
+        if (r != null) {
+          r.close();
+        }
+        ctx.hedgeLost(tracker.node());
+        race.hedgeFailed();
+      } finally {
+        ctx.hedgesInFlight.release();
+        race.hedgeDone();
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    if (reader != null) {
+      reader.close();
+      reader = null;
+    }
+  }
+
+  /**
+   * Who delivers one packet first: the primary read or its hedge. Explicit states, each left by
+   * one compare-and-set, so exactly one side wins and the other knows it lost.
+   */
+  static final class Race {
+    private static final int NONE = 0;
+    private static final int HEDGING = 1;
+    private static final int PRIMARY = 2;
+    private static final int HEDGE = 3;
+    private static final int HEDGE_FAILED = 4;
+
+    /** A hedge that delivered first: its reader carries on with the rest of the range. */
+    static final class Winner {
+      final PacketReader reader;
+      final int replica;
+      final ByteBuffer data;
+
+      Winner(PacketReader reader, int replica, ByteBuffer data) {
+        this.reader = reader;
+        this.replica = replica;
+        this.data = data;
+      }
+    }
+
+    private final AtomicInteger state = new AtomicInteger(NONE);
+    private final CountDownLatch hedgeDone = new CountDownLatch(1);
+    private volatile PacketReader hedgeReader;
+    private volatile Winner winner;
+
+    boolean startHedge() {
+      return state.compareAndSet(NONE, HEDGING);
+    }
+
+    /** The primary finished (with data or an error); true unless a hedge already delivered. */
+    boolean claimForPrimary() {
+      return state.compareAndSet(NONE, PRIMARY) || state.compareAndSet(HEDGING, PRIMARY)
+          || state.compareAndSet(HEDGE_FAILED, PRIMARY);
+    }
+
+    /** Publishes the hedge's connection; false if the primary already won. */
+    boolean publishHedgeReader(PacketReader r) {
+      hedgeReader = r;
+      return state.get() != PRIMARY;
+    }
+
+    /** Cuts the hedge's connection, if one is open, after the primary won. */
+    void cancelHedge() {
+      PacketReader r = hedgeReader;
+      if (r != null) {
+        r.abort();
+      }
+    }
+
+    boolean hedgeDelivered(Winner w) {
+      winner = w;
+      return state.compareAndSet(HEDGING, HEDGE);
+    }
+
+    void hedgeFailed() {
+      state.compareAndSet(HEDGING, HEDGE_FAILED);
+    }
+
+    void hedgeDone() {
+      hedgeDone.countDown();
+    }
+
+    /** After {@link #claimForPrimary()} failed: waits for the winning hedge to finish handing over. */
+    Winner awaitHedge() throws IOException {
+      try {
+        hedgeDone.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for a hedged read");
+      }
+      return winner;
+    }
+  }
+}

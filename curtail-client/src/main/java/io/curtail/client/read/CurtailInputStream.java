@@ -1,0 +1,295 @@
+package io.curtail.client.read;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.CanSetReadahead;
+import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+
+/**
+ * Curtail's input stream: sequential and positional reads of a replicated, unencrypted file,
+ * block by block, with every packet timed and slow packets hedged (see {@link BlockRead}).
+ *
+ * <p>The file's metadata comes from a stock {@link DFSInputStream} opened the usual way, so
+ * errors on open, the visible length of a file still being written and its block list are
+ * exactly the stock client's; that stream never reads data.
+ *
+ * <p>Sequential reads are for one thread at a time, like any {@code InputStream}; positional
+ * reads may run from any number of threads alongside them, each on its own connections.
+ */
+public final class CurtailInputStream extends FSInputStream implements ByteBufferReadable,
+    ByteBufferPositionedReadable, CanUnbuffer, CanSetReadahead, StreamCapabilities {
+  private final ReadContext ctx;
+  private final DFSClient client;
+  private final String file;
+  private final DFSInputStream metadata;
+  private final FileSystem.Statistics statistics;
+  private final long length;
+  private final List<LocatedBlock> blocks;
+  private long pos;
+  private BlockRead sequential;
+  private ByteBuffer buffered;
+  private volatile boolean closed;
+
+  public CurtailInputStream(ReadContext ctx, DFSClient client, String file,
+      DFSInputStream metadata, FileSystem.Statistics statistics) throws IOException {
+    this.ctx = ctx;
+    this.client = client;
+    this.file = file;
+    this.metadata = metadata;
+    this.statistics = statistics;
+    this.length = metadata.getFileLength();
+    this.blocks = length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks();
+  }
+
+  /** The block holding file offset {@code offset}, which must be below the length. */
+  private LocatedBlock blockAt(long offset) throws IOException {
+    int lo = 0;
+    int hi = blocks.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      LocatedBlock b = blocks.get(mid);
+      if (offset < b.getStartOffset()) {
+        hi = mid - 1;
+      } else if (offset >= b.getStartOffset() + readable(b)) {
+        lo = mid + 1;
+      } else {
+        return b;
+      }
+    }
+    throw new IOException("no block of " + file + " holds offset " + offset + " (length "
+        + length + ")");
+  }
+
+  /**
+   * Bytes of {@code b} within the file's visible length. The last block may be still being written,
+   * and then the visible length (asked of a DataNode on open) is what counts, not the NameNode's
+   * size of the block.
+   */
+  private long readable(LocatedBlock b) {
+    long rest = length - b.getStartOffset();
+    return b == blocks.get(blocks.size() - 1) ? rest : Math.min(b.getBlockSize(), rest);
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + file);
+    }
+  }
+
+  @Override
+  public synchronized int read() throws IOException {
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n < 0 ? -1 : one[0] & 0xff;
+  }
+
+  @Override
+  public synchronized int read(byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    if (off < 0 || len < 0 || len > b.length - off) {
+      throw new IndexOutOfBoundsException("off=" + off + " len=" + len + " length=" + b.length);
+    }
+    if (len == 0) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(len, buffered.remaining());
+    buffered.get(b, off, n);
+    pos += n;
+    statistics.incrementBytesRead(n);
+    return n;
+  }
+
+  @Override
+  public synchronized int read(ByteBuffer dst) throws IOException {
+    checkOpen();
+    if (!dst.hasRemaining()) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(dst.remaining(), buffered.remaining());
+    ByteBuffer slice = buffered.duplicate();
+    slice.limit(slice.position() + n);
+    dst.put(slice);
+    buffered.position(buffered.position() + n);
+    pos += n;
+    statistics.incrementBytesRead(n);
+    return n;
+  }
+
+  /** Makes {@code buffered} hold the bytes at {@code pos}; false at the end of the file. */
+  private boolean fill() throws IOException {
+    while (buffered == null || !buffered.hasRemaining()) {
+      if (pos >= length) {
+        return false;
+      }
+      if (sequential == null) {
+        LocatedBlock b = blockAt(pos);
+        long inBlock = pos - b.getStartOffset();
+        sequential = new BlockRead(ctx, client, file, b, inBlock, readable(b) - inBlock);
+      }
+      buffered = sequential.next();
+      if (buffered == null) {
+        sequential.close();
+        sequential = null;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public synchronized void seek(long target) throws IOException {
+    checkOpen();
+    if (target < 0) {
+      throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + ": " + target);
+    }
+    if (target > length) {
+      throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + ": " + target + " > "
+          + length);
+    }
+    long ahead = target - pos;
+    if (buffered != null && ahead >= 0 && ahead <= buffered.remaining()) {
+      buffered.position(buffered.position() + (int) ahead); // within the packet in hand
+    } else if (target != pos) {
+      dropSequential();
+    }
+    pos = target;
+  }
+
+  /** The DataNode sequential reads are being served by, or null when none is connected. */
+  public synchronized DatanodeInfo getCurrentDatanode() {
+    return sequential == null ? null : sequential.currentDataNode();
+  }
+
+  @Override
+  public synchronized long getPos() {
+    return pos;
+  }
+
+  @Override
+  public boolean seekToNewSource(long targetPos) {
+    return false; // every read already moves to another replica when one fails
+  }
+
+  @Override
+  public synchronized int available() throws IOException {
+    checkOpen();
+    return (int) Math.min(Integer.MAX_VALUE, length - pos);
+  }
+
+  @Override
+  public int read(long position, byte[] b, int off, int len) throws IOException {
+    return positionalRead(position, ByteBuffer.wrap(b, off, len));
+  }
+
+  @Override
+  public int read(long position, ByteBuffer dst) throws IOException {
+    return positionalRead(position, dst);
+  }
+
+  @Override
+  public void readFully(long position, ByteBuffer dst) throws IOException {
+    while (dst.hasRemaining()) {
+      int n = positionalRead(position, dst);
+      if (n < 0) {
+        throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + " at " + position
+            + " of " + file);
+      }
+      position += n;
+    }
+  }
+
+  /** Reads at {@code position} into {@code dst}, touching none of the sequential state. */
+  private int positionalRead(long position, ByteBuffer dst) throws IOException {
+    checkOpen();
+    if (position < 0) {
+      throw new EOFException("Negative position in a positional read of " + file + ": "
+          + position);
+    }
+    if (!dst.hasRemaining()) {
+      return 0;
+    }
+    if (position >= length) {
+      return -1;
+    }
+    int total = 0;
+    while (dst.hasRemaining() && position < length) {
+      LocatedBlock b = blockAt(position);
+      long inBlock = position - b.getStartOffset();
+      long want = Math.min(dst.remaining(), readable(b) - inBlock);
+      try (BlockRead read = new BlockRead(ctx, client, file, b, inBlock, want)) {
+        for (ByteBuffer data = read.next(); data != null; data = read.next()) {
+          int n = data.remaining();
+          dst.put(data);
+          position += n;
+          total += n;
+        }
+      }
+    }
+    statistics.incrementBytesRead(total);
+    return total;
+  }
+
+  @Override
+  public synchronized void unbuffer() {
+    dropSequential();
+  }
+
+  @Override
+  public void setReadahead(Long readahead) {
+    // Reads ask DataNodes for exactly the ranges they need; there is no readahead to tune.
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    switch (capability.toLowerCase(Locale.ROOT)) {
+      case StreamCapabilities.READAHEAD:
+      case StreamCapabilities.UNBUFFER:
+      case StreamCapabilities.READBYTEBUFFER:
+      case StreamCapabilities.PREADBYTEBUFFER:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private void dropSequential() {
+    if (sequential != null) {
+      sequential.close();
+      sequential = null;
+    }
+    buffered = null;
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    dropSequential();
+    metadata.close();
+  }
+
+  @Override
+  public String toString() {
+    return "CurtailInputStream{" + file + ", pos=" + pos + ", length=" + length + '}';
+  }
+}

@@ -1,0 +1,156 @@
+package io.curtail.client.read;
+
+import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.conf.HedgingMode;
+import io.curtail.client.policy.HedgeBackoff;
+import io.curtail.client.policy.Hedging;
+import io.curtail.client.policy.ReplicaOrder;
+import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import javax.net.SocketFactory;
+
+/**
+ * What the read streams of one Curtail file system share: the hedging policy, each DataNode's
+ * hedge backoff, the client's packet count that backoffs are measured in, the bound on hedges in
+ * flight, the threads that time and run hedges, and the counters the benchmark reads.
+ *
+ * <p>Hedging is per client (paper §4.3): one client's hedges and backoffs do not leak into
+ * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge is the
+ * exception: it lives in the JVM-wide {@link LatencyRegistry}.
+ */
+public final class ReadContext implements AutoCloseable {
+  /** Hedges one client may have in flight; beyond it a slow packet simply waits. */
+  static final int MAX_HEDGES_IN_FLIGHT = 16;
+
+  private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+  final CurtailConfig config;
+  final Hedging hedging;
+  final ReplicaOrder replicaOrder;
+  final LatencyRegistry registry;
+  final SocketFactory sockets;
+  final ScheduledThreadPoolExecutor timer;
+  final ExecutorService hedgeThreads;
+  final Semaphore hedgesInFlight = new Semaphore(MAX_HEDGES_IN_FLIGHT);
+  /** DataNodes whose latencies the hedge threshold pools, at most this many (the first seen). */
+  static final int MAX_COMPARED_NODES = 32;
+
+  private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
+  private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
+  private final AtomicLong packets = new AtomicLong();
+  private final LongAdder hedgesTried = new LongAdder();
+  private final LongAdder hedgesWon = new LongAdder();
+  private final LongAdder hedgesLost = new LongAdder();
+
+  /**
+   * @param sockets makes the sockets to DataNodes: the file system's, from
+   *     {@code NetUtils.getSocketFactory(conf, ClientProtocol.class)}, as stock reads use
+   */
+  public ReadContext(CurtailConfig config, LatencyRegistry registry, SocketFactory sockets) {
+    this.config = config;
+    this.registry = registry;
+    this.sockets = sockets;
+    this.hedging = new Hedging(config.staticHedgeThresholdNanos(),
+        config.readHedging() == HedgingMode.SMART, config.slownessFactor(),
+        config.readWindowPackets(), config.readHedgingMaxRetries(),
+        config.readHedgingBackoffPackets());
+    this.replicaOrder = new ReplicaOrder(config.slownessFactor(), config.readWindowPackets());
+    int id = CLIENTS.incrementAndGet();
+    this.timer = new ScheduledThreadPoolExecutor(1, daemon("curtail-hedge-timer-" + id));
+    this.timer.setRemoveOnCancelPolicy(true);
+    // Hedges are bounded by the semaphore, so this pool never holds more than that many threads.
+    this.hedgeThreads = Executors.newCachedThreadPool(daemon("curtail-hedge-" + id));
+  }
+
+  private static ThreadFactory daemon(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Counts a packet read by this client; returns the count, the clock backoffs run on. */
+  long nextPacket() {
+    return packets.incrementAndGet();
+  }
+
+  long packets() {
+    return packets.get();
+  }
+
+  HedgeBackoff backoff(NodeId node) {
+    return backoffs.getOrDefault(node, HedgeBackoff.NONE);
+  }
+
+  void hedgeLost(NodeId node) {
+    hedgesLost.increment();
+    backoffs.compute(node, (n, b) -> hedging.afterLoss(b == null ? HedgeBackoff.NONE : b,
+        packets.get()));
+  }
+
+  void hedgeWon(NodeId node) {
+    hedgesWon.increment();
+    backoffs.remove(node);
+  }
+
+  void hedgeTried() {
+    hedgesTried.increment();
+  }
+
+  /** Hedges this client started. */
+  public long hedgesTried() {
+    return hedgesTried.sum();
+  }
+
+  /** Hedges that failed or delivered after the read they were to overtake (each backs off). */
+  public long hedgesLost() {
+    return hedgesLost.sum();
+  }
+
+  /** Hedges that delivered before the read they overtook. */
+  public long hedgesWon() {
+    return hedgesWon.sum();
+  }
+
+  /** Notes that this client reads from {@code t}'s DataNode, so others are compared with it. */
+  void readsFrom(NodeTracker t) {
+    if (readFrom.size() < MAX_COMPARED_NODES || readFrom.containsKey(t.node())) {
+      readFrom.put(t.node(), t);
+    }
+  }
+
+  /**
+   * Recent read latencies pooled over the DataNodes this client has read from, other than
+   * {@code self}: what a packet from {@code self} is compared with (paper §4.3).
+   */
+  LatencyStats othersStats(NodeTracker self) {
+    long[] scratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];
+    int n = 0;
+    for (NodeTracker t : readFrom.values()) {
+      if (t != self && n + config.readWindowPackets() <= scratch.length) {
+        n += t.reads().copyLast(config.readWindowPackets(), scratch, n);
+      }
+    }
+    return LatencyStats.of(scratch, n, config.slownessPercentile());
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    hedgeThreads.shutdownNow();
+  }
+}

@@ -1,0 +1,239 @@
+package io.curtail.client.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.track.NodeId;
+import io.curtail.datanode.fault.DiskFault;
+import io.curtail.testcluster.Fault;
+import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.SeededData;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.net.NetUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hedging one block at a time, with the replica order fixed by the test (the NameNode shuffles
+ * it), so each experiment is deterministic: which DataNode is read first, which is hedged to.
+ */
+class HedgedBlockReadTest {
+  private static final int KIB = 1024;
+  private static final int BLOCK = 256 * KIB; // four 64 KiB packets
+  private static FaultyCluster cluster;
+  private static DistributedFileSystem fs;
+  private static int fileNo;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = FaultyCluster.builder().dataNodes(4).blockSize(BLOCK).build();
+    fs = cluster.stockFileSystem();
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    fs.close();
+    cluster.close();
+  }
+
+  /** Every DataNode starts each test looking healthy to the JVM. */
+  @BeforeEach
+  void forgetLatencies() {
+    for (int i = 0; i < cluster.dataNodeCount(); i++) {
+      LatencyWindow w = tracker(i);
+      for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
+        w.record(TimeUnit.MILLISECONDS.toNanos(2));
+      }
+    }
+  }
+
+  private static LatencyWindow tracker(int dn) {
+    return LatencyRegistry.shared().tracker(NodeId.of("127.0.0.1:" + cluster.address(dn).getPort()))
+        .reads();
+  }
+
+  private static ReadContext context(String... settings) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i < settings.length; i += 2) {
+      m.put(settings[i], settings[i + 1]);
+    }
+    return new ReadContext(CurtailConfig.from(m), LatencyRegistry.shared(),
+        NetUtils.getDefaultSocketFactory(cluster.conf()));
+  }
+
+  /** A one-block file with replicas on {@code a} and {@code b}, its block listed as a, b. */
+  private static LocatedBlock blockOn(int a, int b, long seed) throws IOException {
+    Path p = new Path("/hedge/f" + (fileNo++));
+    try (FSDataOutputStream out = fs.create(p, FsPermission.getFileDefault(), true, 4096,
+        (short) 2, BLOCK, null, new InetSocketAddress[] {cluster.address(a), cluster.address(b)})) {
+      SeededData.write(out, seed, BLOCK);
+    }
+    cluster.awaitReplicas(fs, p, 2);
+    LocatedBlock lb = fs.getClient().getLocatedBlocks(p.toString(), 0).get(0);
+    DatanodeInfo first = null;
+    DatanodeInfo second = null;
+    for (DatanodeInfo d : lb.getLocations()) {
+      if (d.getXferPort() == cluster.address(a).getPort()) {
+        first = d;
+      } else if (d.getXferPort() == cluster.address(b).getPort()) {
+        second = d;
+      }
+    }
+    if (first == null || second == null) {
+      throw new AssertionError("favoured-node placement put " + p + " on "
+          + java.util.Arrays.toString(lb.getLocations()) + ", not on dn" + a + " and dn" + b);
+    }
+    LocatedBlock ordered = new LocatedBlock(lb.getBlock(), new DatanodeInfo[] {first, second});
+    ordered.setBlockToken(lb.getBlockToken());
+    return ordered;
+  }
+
+  private static String pathOf(int no) {
+    return "/hedge/f" + no;
+  }
+
+  /** Reads the whole block through {@code read}; checks the bytes. */
+  private static void readAll(BlockRead read, long seed) throws IOException {
+    ByteBuffer all = ByteBuffer.allocate(BLOCK);
+    for (ByteBuffer b = read.next(); b != null; b = read.next()) {
+      all.put(b);
+    }
+    assertEquals(BLOCK, all.position());
+    assertArrayEquals(SeededData.bytes(seed, BLOCK), all.array());
+  }
+
+  @Test
+  void aHedgeOvertakesAThrottledPrimaryAndTheReadCarriesOnFromIt() throws IOException {
+    LocatedBlock block = blockOn(0, 3, 1);
+    try (ReadContext ctx = context("curtail.read.hedging", "static",
+        "curtail.read.hedging.static.threshold.ms", "50");
+        Fault slow = cluster.throttleReads(0, 32 * KIB);
+        BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1), block, 0, BLOCK)) {
+      readAll(read, 1);
+      assertEquals(1, ctx.hedgesTried(), "one hedge, then the fast replica serves the rest");
+      assertEquals(1, ctx.hedgesWon());
+      assertEquals(0, ctx.hedgesLost());
+    }
+  }
+
+  @Test
+  void aDataNodeWhoseHedgesLoseIsBackedOffThenGivenUp() throws IOException {
+    // Primary dn1: 20 ms a packet. Hedge target dn2: 2 s a packet, so every hedge to it loses.
+    // Without backoff every packet would hedge; with it: packets 1, 17, 49 and 113, then never.
+    LocatedBlock[] blocks = new LocatedBlock[Integer.getInteger("blocks", 40)];
+    String[] files = new String[blocks.length];
+    for (int i = 0; i < blocks.length; i++) {
+      blocks[i] = blockOn(1, 2, 100 + i);
+      files[i] = pathOf(fileNo - 1);
+    }
+    try (ReadContext ctx = context("curtail.read.hedging", "static",
+        "curtail.read.hedging.static.threshold.ms", "5");
+        Fault slowDisk = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(20))
+            .withReads());
+        Fault slower = cluster.slowDisk(2, DiskFault.serviceTime(Duration.ofSeconds(2))
+            .withReads())) {
+      for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
+        tracker(2).record(TimeUnit.SECONDS.toNanos(2)); // the JVM knows dn2 is slow: read it last
+      }
+      for (int i = 0; i < blocks.length; i++) {
+        try (BlockRead read = new BlockRead(ctx, fs.getClient(), files[i], blocks[i], 0, BLOCK)) {
+          readAll(read, 100 + i);
+        }
+      }
+      // 40 blocks of 4 packets: 160 packets, each slower than the 5 ms threshold.
+      assertEquals(4, ctx.hedgesTried(), "hedges to a DataNode that keeps losing");
+      assertEquals(4, ctx.hedgesLost());
+      assertEquals(0, ctx.hedgesWon());
+    }
+  }
+
+  @Test
+  void theSmartThresholdFollowsOtherDataNodesLatencies() throws IOException {
+    try (ReadContext ctx = context("curtail.read.hedging", "smart",
+        "curtail.read.hedging.static.threshold.ms", "60000")) {
+      NodeId self = NodeId.of("127.0.0.1:" + cluster.address(0).getPort());
+      assertEquals(TimeUnit.SECONDS.toNanos(60),
+          ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(self))),
+          "no other DataNode read yet: the static value bootstraps");
+      // Read from dn1 and dn2: now the client has something to compare dn0 with.
+      for (int i = 0; i < 6; i++) {
+        LocatedBlock block = blockOn(1 + i % 2, 3, 200 + i);
+        try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1), block, 0,
+            BLOCK)) {
+          readAll(read, 200 + i);
+        }
+      }
+      long learnt = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(self)));
+      assertTrue(learnt < TimeUnit.SECONDS.toNanos(1), "threshold " + learnt + " ns");
+      // The others slow down: so does the threshold.
+      for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
+        tracker(1).record(TimeUnit.MILLISECONDS.toNanos(300));
+        tracker(2).record(TimeUnit.MILLISECONDS.toNanos(300));
+      }
+      long loaded = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(self)));
+      assertEquals(TimeUnit.MILLISECONDS.toNanos(900), loaded, "3 × p95 of the others");
+    }
+  }
+
+  @Test
+  void smartHedgingCutsASlowDiskFarBelowTheStaticThreshold() throws IOException {
+    LocatedBlock[] warm = new LocatedBlock[6];
+    String[] warmFiles = new String[6];
+    for (int i = 0; i < warm.length; i++) { // never on dn3: a lost hedge there would back it off
+      warm[i] = blockOn(1 + i % 2, 2 - i % 2, 300 + i);
+      warmFiles[i] = pathOf(fileNo - 1);
+    }
+    LocatedBlock slowBlock = blockOn(0, 3, 400);
+    String slowFile = pathOf(fileNo - 1);
+    try (ReadContext ctx = context("curtail.read.hedging", "smart",
+        "curtail.read.hedging.static.threshold.ms", "60000");
+        Fault slow = cluster.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(300))
+            .withReads())) {
+      for (int i = 0; i < warm.length; i++) { // learn what healthy DataNodes look like
+        try (BlockRead read = new BlockRead(ctx, fs.getClient(), warmFiles[i], warm[i], 0,
+            BLOCK)) {
+          readAll(read, 300 + i);
+        }
+      }
+      long start = System.nanoTime();
+      try (BlockRead read = new BlockRead(ctx, fs.getClient(), slowFile, slowBlock, 0, BLOCK)) {
+        readAll(read, 400);
+      }
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      String seen = "block read in " + ms + " ms; dn0 delayed "
+          + cluster.faults(0).getDelayedReads() + " packets; threshold "
+          + ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(
+              NodeId.of("127.0.0.1:" + cluster.address(0).getPort())))) / 1000 + " us";
+      assertEquals(1, ctx.hedgesTried(), seen);
+      assertEquals(1, ctx.hedgesWon(), seen);
+      assertTrue(ms < 4 * 300, seen);
+    }
+  }
+
+  @Test
+  void hedgesNeverExceedTheClientsBound() {
+    assertTrue(ReadContext.MAX_HEDGES_IN_FLIGHT > 0);
+    try (ReadContext ctx = context()) {
+      assertEquals(ReadContext.MAX_HEDGES_IN_FLIGHT, ctx.hedgesInFlight.availablePermits());
+    }
+  }
+
+}
