@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.client.CurtailDistributedFileSystem;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,6 +40,30 @@ public enum Mode {
       StockHedgedPool.reset();
     }
   },
+  /** Curtail with static hedged reads at the same threshold as {@code stock-hedged}. */
+  CURTAIL_STATIC("curtail-static", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      curtail(conf, "static", o);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return s.workload().reads(); // until fail-fast writes land, Curtail only changes reads
+    }
+  },
+  /** Curtail with smart hedged reads (the static threshold only bootstraps). */
+  CURTAIL("curtail", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      curtail(conf, "smart", o);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return s.workload().reads();
+    }
+  },
   /** The stock client with the faulty DataNode healthy: the best achievable. */
   ORACLE("oracle", false) {
     @Override
@@ -51,6 +76,12 @@ public enum Mode {
       return s.hasFault();
     }
   };
+
+  private static void curtail(Configuration conf, String hedging, Options o) {
+    conf.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
+    conf.set("curtail.read.hedging", hedging);
+    conf.setLong("curtail.read.hedging.static.threshold.ms", o.hedgeThresholdMillis);
+  }
 
   /** Settings shared by the modes of one run. */
   public static final class Options {

@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
@@ -90,7 +91,7 @@ final class Runner {
         Fault fault = mode.faulty() ? target.inject(s) : () -> { };
         BackgroundLoad load = BackgroundLoad.start(target.uri(), conf(Mode.STOCK),
             w.backgroundStreams(), new Path(out, "background"))) {
-      if (fs instanceof DistributedFileSystem) {
+      if (!(fs instanceof CurtailDistributedFileSystem) && fs instanceof DistributedFileSystem) {
         hedges = ((DistributedFileSystem) fs).getHedgedReadMetrics(); // JVM-wide: take deltas
         hedgesTried = hedges.getHedgedReadOps();
         hedgesWon = hedges.getHedgedReadWins();
@@ -112,6 +113,9 @@ final class Runner {
       if (hedges != null) {
         hedgesTried = hedges.getHedgedReadOps() - hedgesTried;
         hedgesWon = hedges.getHedgedReadWins() - hedgesWon;
+      } else if (fs instanceof CurtailDistributedFileSystem) { // per client, new each batch
+        hedgesTried = ((CurtailDistributedFileSystem) fs).hedgesTried();
+        hedgesWon = ((CurtailDistributedFileSystem) fs).hedgesWon();
       }
     } finally {
       clients.shutdownNow();

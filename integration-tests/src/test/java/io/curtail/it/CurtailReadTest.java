@@ -304,6 +304,58 @@ class CurtailReadTest {
   }
 
   @Test
+  void fileStillBeingWrittenReadsUpToWhatWasFlushed() throws IOException {
+    Path p = new Path("/reads/open-for-write");
+    try (FSDataOutputStream out = stock.create(p, (short) 3);
+        CurtailDistributedFileSystem fs = curtail()) {
+      byte[] data = SeededData.bytes(800, (int) (BLOCK + 5000));
+      out.write(data, 0, 100_000);
+      out.hflush();
+      try (FSDataInputStream in = fs.open(p)) {
+        assertTrue(in.getWrappedStream() instanceof CurtailInputStream);
+        SeededData.verify(in, 800, 100_000, p + " after the first hflush");
+      }
+      out.write(data, 100_000, data.length - 100_000); // into a second block, still open
+      out.hflush();
+      try (FSDataInputStream in = fs.open(p)) {
+        SeededData.verify(in, 800, data.length, p + " after the second hflush");
+      }
+    }
+  }
+
+  @Test
+  void noReplicaLeftGivesAClearErrorNamingTheBlock() throws IOException {
+    Path p = file(900, 100_000, (short) 1, 2);
+    assertEquals(java.util.Collections.singletonList(2), cluster.replicas(stock, p).get(0));
+    try (CurtailDistributedFileSystem fs = curtail(); Fault down = cluster.stop(2)) {
+      IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+          () -> SeededData.verify(fs, p, 900, 100_000));
+      assertTrue(e.getMessage().startsWith("Could not read BP-"), e.getMessage());
+      assertTrue(e.getMessage().contains(" of " + p.toUri().getPath() + " at offset 0 from any"
+          + " of its replicas"), e.getMessage());
+    }
+    SeededData.verify(stock, p, 900, 100_000); // the DataNode is back: nothing was lost
+  }
+
+  @Test
+  void erasureCodedFilesKeepTheStockStream() throws IOException {
+    String policy = "XOR-2-1-1024k";
+    stock.enableErasureCodingPolicy(policy);
+    Path dir = new Path("/reads/ec");
+    stock.mkdirs(dir);
+    stock.setErasureCodingPolicy(dir, policy);
+    Path p = new Path(dir, "striped");
+    try (FSDataOutputStream out = stock.create(p, true, 4096, (short) 1, 8 * 1024 * 1024)) {
+      SeededData.write(out, 1000, 3 * 1024 * 1024 + 7); // blocks no smaller than a 1 MiB cell
+    }
+    try (CurtailDistributedFileSystem fs = curtail(); FSDataInputStream in = fs.open(p)) {
+      assertTrue(in.getWrappedStream() instanceof org.apache.hadoop.hdfs.DFSStripedInputStream,
+          in.getWrappedStream().getClass().getName());
+      SeededData.verify(in, 1000, 3 * 1024 * 1024 + 7, p.toString());
+    }
+  }
+
+  @Test
   void noThreadsOrSocketsLeftBehind() throws Exception {
     Path p = file(700, 2 * BLOCK, (short) 3);
     long socketsBefore = sockets();

@@ -21,6 +21,7 @@ public final class CurtailConfig {
   private final boolean writeFailFastEnabled;
   private final HedgingMode readHedging;
   private final long staticHedgeThresholdNanos;
+  private final long minHedgeThresholdNanos;
   private final double slownessPercentile;
   private final double slownessFactor;
   private final int writeWindowPackets;
@@ -36,6 +37,8 @@ public final class CurtailConfig {
     readHedging = r.hedgingMode(CurtailKey.READ_HEDGING);
     staticHedgeThresholdNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.READ_HEDGING_STATIC_THRESHOLD_MS, 1, TimeUnit.HOURS.toMillis(1)));
+    minHedgeThresholdNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.READ_HEDGING_MIN_THRESHOLD_MS, 0, TimeUnit.HOURS.toMillis(1)));
     slownessPercentile = r.openUnitInterval(CurtailKey.SLOWNESS_PERCENTILE);
     slownessFactor = r.greaterThanOne(CurtailKey.SLOWNESS_FACTOR);
     writeWindowPackets = (int) r.longIn(CurtailKey.WRITE_WINDOW_PACKETS, 1, LatencyWindow.CAPACITY);
@@ -89,6 +92,10 @@ public final class CurtailConfig {
     return staticHedgeThresholdNanos;
   }
 
+  public long minHedgeThresholdNanos() {
+    return minHedgeThresholdNanos;
+  }
+
   public double slownessPercentile() {
     return slownessPercentile;
   }
@@ -131,6 +138,7 @@ public final class CurtailConfig {
     return "CurtailConfig{failfast=" + writeFailFastEnabled
         + ", hedging=" + readHedging
         + ", staticThresholdMs=" + TimeUnit.NANOSECONDS.toMillis(staticHedgeThresholdNanos)
+        + ", minThresholdMs=" + TimeUnit.NANOSECONDS.toMillis(minHedgeThresholdNanos)
         + ", percentile=" + slownessPercentile
         + ", factor=" + slownessFactor
         + ", writeWindow=" + writeWindowPackets

@@ -15,6 +15,10 @@ import java.util.List;
  *       client has {@code minSamples} recent packet latencies from <em>other</em> DataNodes, uses
  *       {@code factor} × their percentile: the factor absorbs ordinary variation in service and
  *       queueing times, and comparing with other DataNodes lets the threshold follow the load.
+ *       It never drops below {@code minThresholdNanos} (beyond the paper): a hedge costs a
+ *       connection and a disk read on another DataNode, which jitter of a few milliseconds
+ *       (garbage collection, a busy CPU) is not worth, and a fleet of fast DataNodes would
+ *       otherwise see every such hiccup as three times slower than usual.
  *   <li><b>Backoff.</b> A DataNode whose last hedge lost (completed after the request it was meant
  *       to overtake) is overloaded: the client waits {@code backoffPackets} × 2<sup>k−1</sup>
  *       packets after its k-th loss in a row before hedging to it again, and after
@@ -25,6 +29,7 @@ import java.util.List;
  */
 public final class Hedging {
   private final long staticThresholdNanos;
+  private final long minThresholdNanos;
   private final boolean adaptive;
   private final double factor;
   private final int minSamples;
@@ -33,21 +38,24 @@ public final class Hedging {
 
   /**
    * @param staticThresholdNanos the static threshold, and smart hedging's bootstrap (> 0)
+   * @param minThresholdNanos the lowest an adaptive threshold may go (>= 0)
    * @param adaptive whether the threshold adapts (smart) or stays static
    * @param factor multiple of the other DataNodes' percentile (> 1)
    * @param minSamples samples from other DataNodes needed before adapting (>= 1)
    * @param maxRetries hedges retried to a DataNode after a loss before giving it up (>= 0)
    * @param backoffPackets packets to wait after a first loss (>= 1)
    */
-  public Hedging(long staticThresholdNanos, boolean adaptive, double factor, int minSamples,
-      int maxRetries, int backoffPackets) {
-    if (staticThresholdNanos <= 0 || !(factor > 1) || minSamples < 1 || maxRetries < 0
-        || backoffPackets < 1) {
-      throw new IllegalArgumentException("need staticThresholdNanos > 0, factor > 1,"
-          + " minSamples >= 1, maxRetries >= 0, backoffPackets >= 1; got " + staticThresholdNanos
-          + ", " + factor + ", " + minSamples + ", " + maxRetries + ", " + backoffPackets);
+  public Hedging(long staticThresholdNanos, long minThresholdNanos, boolean adaptive,
+      double factor, int minSamples, int maxRetries, int backoffPackets) {
+    if (staticThresholdNanos <= 0 || minThresholdNanos < 0 || !(factor > 1) || minSamples < 1
+        || maxRetries < 0 || backoffPackets < 1) {
+      throw new IllegalArgumentException("need staticThresholdNanos > 0, minThresholdNanos >= 0,"
+          + " factor > 1, minSamples >= 1, maxRetries >= 0, backoffPackets >= 1; got "
+          + staticThresholdNanos + ", " + minThresholdNanos + ", " + factor + ", " + minSamples
+          + ", " + maxRetries + ", " + backoffPackets);
     }
     this.staticThresholdNanos = staticThresholdNanos;
+    this.minThresholdNanos = minThresholdNanos;
     this.adaptive = adaptive;
     this.factor = factor;
     this.minSamples = minSamples;
@@ -64,7 +72,8 @@ public final class Hedging {
     if (!adaptive || others.samples() < minSamples) {
       return staticThresholdNanos;
     }
-    return Math.max(1, (long) Math.ceil(factor * others.percentileNanos()));
+    return Math.max(Math.max(1, minThresholdNanos),
+        (long) Math.ceil(factor * others.percentileNanos()));
   }
 
   /** The backoff after a hedge to a DataNode lost, {@code packet} being the reader's packet count. */

@@ -196,6 +196,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
 
   @Override
   public int read(long position, byte[] b, int off, int len) throws IOException {
+    validatePositionedReadArgs(position, b, off, len); // the errors the contract asks for
     return positionalRead(position, ByteBuffer.wrap(b, off, len));
   }
 

@@ -63,7 +63,7 @@ public final class ReadContext implements AutoCloseable {
     this.registry = registry;
     this.sockets = sockets;
     this.hedging = new Hedging(config.staticHedgeThresholdNanos(),
-        config.readHedging() == HedgingMode.SMART, config.slownessFactor(),
+        config.minHedgeThresholdNanos(), config.readHedging() == HedgingMode.SMART, config.slownessFactor(),
         config.readWindowPackets(), config.readHedgingMaxRetries(),
         config.readHedgingBackoffPackets());
     this.replicaOrder = new ReplicaOrder(config.slownessFactor(), config.readWindowPackets());

@@ -31,6 +31,7 @@ class CurtailConfigTest {
     assertEquals(20, c.readWindowPackets());
     assertEquals(5, c.writeFailFastMaxAttempts());
     assertEquals(3, c.readHedgingMaxRetries());
+    assertEquals(TimeUnit.MILLISECONDS.toNanos(50), c.minHedgeThresholdNanos());
     assertFalse(c.allTechniquesOff());
   }
 
@@ -76,6 +77,7 @@ class CurtailConfigTest {
       "curtail.read.hedging.max.retries | -1 | must be a whole number in [0, 30]",
       "curtail.read.hedging.static.threshold.ms | 0 | must be a whole number in [1, 3600000]",
       "curtail.read.hedging.backoff.packets | 0 | must be a whole number in [1, 1048576]",
+      "curtail.read.hedging.min.threshold.ms | -1 | must be a whole number in [0, 3600000]",
       "curtail.write.failfast.reconstruction.min.timeout.ms | -5 | must be a whole number in [1, 3600000]",
   })
   void badValuesNameKeyRuleAndValue(String key, String value, String rule) {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /** Every branch of smart hedging (paper §4.3): threshold, backoff, target choice. */
 class HedgingTest {
   private static final long MS = 1_000_000L;
-  private final Hedging smart = new Hedging(500 * MS, true, 3.0, 20, 3, 16);
-  private final Hedging fixed = new Hedging(500 * MS, false, 3.0, 20, 3, 16);
+  private final Hedging smart = new Hedging(500 * MS, 0, true, 3.0, 20, 3, 16);
+  private final Hedging fixed = new Hedging(500 * MS, 0, false, 3.0, 20, 3, 16);
 
   @Test
   void staticThresholdIgnoresWhatOthersDo() {
@@ -29,6 +29,14 @@ class HedgingTest {
     // Under load everyone is slower, and so is the threshold: no bouncing between replicas.
     assertEquals(1200 * MS, smart.thresholdNanos(LatencyStats.of(20, 400 * MS, 300 * MS)));
     assertEquals(1, smart.thresholdNanos(LatencyStats.of(20, 0, 0)));
+  }
+
+  @Test
+  void smartThresholdNeverDropsBelowItsFloor() {
+    Hedging floored = new Hedging(500 * MS, 50 * MS, true, 3.0, 20, 3, 16);
+    assertEquals(50 * MS, floored.thresholdNanos(LatencyStats.of(20, 2 * MS, MS)));
+    assertEquals(60 * MS, floored.thresholdNanos(LatencyStats.of(20, 20 * MS, MS)));
+    assertEquals(500 * MS, floored.thresholdNanos(LatencyStats.EMPTY)); // bootstrap unchanged
   }
 
   @Test
@@ -59,13 +67,13 @@ class HedgingTest {
 
   @Test
   void zeroRetriesNeverHedgesToALoserAgain() {
-    Hedging never = new Hedging(500 * MS, true, 3.0, 20, 0, 16);
+    Hedging never = new Hedging(500 * MS, 0, true, 3.0, 20, 0, 16);
     assertTrue(never.afterLoss(HedgeBackoff.NONE, 5).givenUp());
   }
 
   @Test
   void backoffSaturatesInsteadOfOverflowing() {
-    Hedging huge = new Hedging(MS, true, 3.0, 1, 70, 1 << 20);
+    Hedging huge = new Hedging(MS, 0, true, 3.0, 1, 70, 1 << 20);
     HedgeBackoff b = HedgeBackoff.NONE;
     for (int i = 0; i < 70; i++) {
       b = huge.afterLoss(b, Long.MAX_VALUE / 2);
@@ -91,11 +99,12 @@ class HedgingTest {
 
   @Test
   void rejectsImpossibleInputs() {
-    assertThrows(IllegalArgumentException.class, () -> new Hedging(0, true, 3, 20, 3, 16));
-    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, true, 1, 20, 3, 16));
-    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, true, 3, 0, 3, 16));
-    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, true, 3, 20, -1, 16));
-    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, true, 3, 20, 3, 0));
+    assertThrows(IllegalArgumentException.class, () -> new Hedging(0, 0, true, 3, 20, 3, 16));
+    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, -1, true, 3, 20, 3, 16));
+    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, 0, true, 1, 20, 3, 16));
+    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, 0, true, 3, 0, 3, 16));
+    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, 0, true, 3, 20, -1, 16));
+    assertThrows(IllegalArgumentException.class, () -> new Hedging(1, 0, true, 3, 20, 3, 0));
     List<HedgeBackoff> one = Arrays.asList(HedgeBackoff.NONE);
     assertThrows(IllegalArgumentException.class,
         () -> smart.nextTarget(0, one, new boolean[2], 0));

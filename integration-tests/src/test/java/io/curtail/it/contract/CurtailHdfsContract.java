@@ -1,0 +1,31 @@
+package io.curtail.it.contract;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.contract.hdfs.HDFSContract;
+
+/**
+ * Hadoop's own HDFS contract (its MiniDFSCluster and {@code contract/hdfs.xml} options), with the
+ * file system under test swapped for Curtail's, enabled as users enable it and with smart
+ * hedging on. Every read the contract suites make goes through Curtail's reader.
+ */
+public class CurtailHdfsContract extends HDFSContract {
+  private FileSystem fs;
+
+  public CurtailHdfsContract(Configuration conf) {
+    super(conf);
+  }
+
+  @Override
+  public synchronized FileSystem getTestFileSystem() throws IOException {
+    if (fs == null) {
+      Configuration conf = new Configuration(getCluster().getConfiguration(0));
+      conf.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
+      conf.set("curtail.read.hedging", "smart");
+      fs = FileSystem.newInstance(getCluster().getURI(), conf);
+    }
+    return fs;
+  }
+}

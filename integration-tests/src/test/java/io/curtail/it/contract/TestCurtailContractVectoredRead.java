@@ -1,0 +1,31 @@
+package io.curtail.it.contract;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractVectoredReadTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.apache.hadoop.fs.contract.hdfs.HDFSContract;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+
+/** Hadoop's vectored-read contract, against Curtail's reader. */
+public class TestCurtailContractVectoredRead extends AbstractContractVectoredReadTest {
+  /** Run once per buffer type the parent's parameters name (heap and direct). */
+  public TestCurtailContractVectoredRead(String bufferType) {
+    super(bufferType);
+  }
+  @BeforeClass
+  public static void createCluster() throws IOException {
+    HDFSContract.createCluster();
+  }
+
+  @AfterClass
+  public static void teardownCluster() throws IOException {
+    HDFSContract.destroyCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new CurtailHdfsContract(conf);
+  }
+}
