@@ -34,6 +34,9 @@ public final class Scenario {
     add(new Scenario("healthy", "no fault: the overhead of each mode",
         new Workload(4, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
         "none", null));
+    add(new Scenario("healthy-read", "no fault, reads only: each mode's read throughput",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ, Op.PREAD),
+        "none", null));
     add(new Scenario("write-slow-disk",
         "writes; one DataNode's disk is a FIFO queue at 10 ms a packet (~10× healthy)",
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),

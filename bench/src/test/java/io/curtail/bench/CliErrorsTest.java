@@ -23,7 +23,7 @@ class CliErrorsTest {
   void unknownScenario() throws Exception {
     run("--scenario", "nope");
     assertEquals(2, code);
-    assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, write-slow-disk,"
+    assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read, write-slow-disk,"
         + " write-throttled, read-throttled, pread-throttled, mixed", err);
   }
 

@@ -121,6 +121,25 @@ class CurtailReadTest {
   }
 
   @Test
+  void openFileBuilderAndReadStatisticsGoThroughCurtail() throws Exception {
+    long size = BLOCK + 123;
+    Path p = file(50, size, (short) 3);
+    try (CurtailDistributedFileSystem fs = curtail()) {
+      // Statistics are kept per file system class and scheme, as for every Hadoop file system.
+      @SuppressWarnings("deprecation")
+      org.apache.hadoop.fs.FileSystem.Statistics stats = org.apache.hadoop.fs.FileSystem
+          .getStatistics("hdfs", CurtailDistributedFileSystem.class);
+      long before = stats.getBytesRead();
+      try (FSDataInputStream in = fs.openFile(p).build().get()) {
+        assertTrue(in.getWrappedStream() instanceof CurtailInputStream,
+            in.getWrappedStream().getClass().getName());
+        SeededData.verify(in, 50, size, p.toString());
+      }
+      assertEquals(size, stats.getBytesRead() - before);
+    }
+  }
+
+  @Test
   void byteBufferReadsHeapAndDirect() throws IOException {
     long size = 2 * BLOCK + 1000;
     Path p = file(7, size, (short) 2);

@@ -38,6 +38,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
   private final FileSystem.Statistics statistics;
   private final long length;
   private final List<LocatedBlock> blocks;
+  private final byte[] oneByte = new byte[1];
   private long pos;
   private BlockRead sequential;
   private ByteBuffer buffered;
@@ -91,9 +92,8 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
 
   @Override
   public synchronized int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xff;
+    int n = read(oneByte, 0, 1);
+    return n < 0 ? -1 : oneByte[0] & 0xff;
   }
 
   @Override
