@@ -2,9 +2,11 @@ package io.curtail.it.contract;
 
 import io.curtail.client.CurtailDistributedFileSystem;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.contract.hdfs.HDFSContract;
+import org.junit.rules.ExternalResource;
 
 /**
  * Hadoop's own HDFS contract (its MiniDFSCluster and {@code contract/hdfs.xml} options), with the
@@ -16,6 +18,29 @@ public class CurtailHdfsContract extends HDFSContract {
 
   public CurtailHdfsContract(Configuration conf) {
     super(conf);
+  }
+
+  /**
+   * The contract's MiniDFSCluster for one suite: {@code @ClassRule public static final
+   * ExternalResource CLUSTER = CurtailHdfsContract.cluster();} (each suite extends a different
+   * Hadoop base class, so the lifecycle cannot be inherited).
+   */
+  public static ExternalResource cluster() {
+    return new ExternalResource() {
+      @Override
+      protected void before() throws IOException {
+        createCluster();
+      }
+
+      @Override
+      protected void after() {
+        try {
+          destroyCluster();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    };
   }
 
   @Override

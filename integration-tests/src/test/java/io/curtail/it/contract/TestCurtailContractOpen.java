@@ -1,24 +1,15 @@
 package io.curtail.it.contract;
 
-import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractOpenTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.apache.hadoop.fs.contract.hdfs.HDFSContract;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.rules.ExternalResource;
 
 /** Hadoop's open contract, against Curtail's reader. */
 public class TestCurtailContractOpen extends AbstractContractOpenTest {
-  @BeforeClass
-  public static void createCluster() throws IOException {
-    HDFSContract.createCluster();
-  }
-
-  @AfterClass
-  public static void teardownCluster() throws IOException {
-    HDFSContract.destroyCluster();
-  }
+  @ClassRule
+  public static final ExternalResource CLUSTER = CurtailHdfsContract.cluster();
 
   @Override
   protected AbstractFSContract createContract(Configuration conf) {
