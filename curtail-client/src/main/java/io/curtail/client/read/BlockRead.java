@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -49,6 +47,8 @@ final class BlockRead implements Closeable {
   /** The hedge threshold for the current replica, refreshed every few packets. */
   private long thresholdNanos;
   private int packetsSinceThreshold = Integer.MAX_VALUE;
+  /** The packet being read, for the watchdog; null between packets. */
+  private volatile Race pending;
   private PacketReader reader;
   private long position;
 
@@ -61,6 +61,7 @@ final class BlockRead implements Closeable {
     this.position = offset;
     this.end = offset + length;
     locate(block);
+    ctx.watch(this);
   }
 
   /** Takes the block's replicas, ordered by what the JVM knows of their read latency. */
@@ -171,19 +172,15 @@ final class BlockRead implements Closeable {
     PacketReader primary = reader;
     int primaryIndex = current;
     NodeTracker primaryTracker = trackers.get(primaryIndex);
-    Race race = new Race();
     if (packetsSinceThreshold >= THRESHOLD_REFRESH_PACKETS) {
       thresholdNanos = ctx.hedging.thresholdNanos(ctx.othersStats(primaryTracker));
       packetsSinceThreshold = 0;
     }
     packetsSinceThreshold++;
-    long threshold = thresholdNanos;
-    LocatedBlock located = block;
-    long from = primary.position();
-    Future<?> timer = ctx.timer.schedule(
-        () -> startHedge(race, located, primary, primaryIndex, from), threshold,
-        TimeUnit.NANOSECONDS);
     long start = System.nanoTime();
+    Race race = new Race(start + thresholdNanos, block, primary, primaryIndex,
+        primary.position());
+    pending = race; // the client's watchdog hedges it if it is still pending at its deadline
     ByteBuffer data = null;
     IOException failure = null;
     try {
@@ -192,7 +189,7 @@ final class BlockRead implements Closeable {
       failure = e;
     }
     long took = System.nanoTime() - start;
-    timer.cancel(false);
+    pending = null;
     ctx.nextPacket();
     if (race.claimForPrimary()) { // the primary finished first, well or badly
       race.cancelHedge();
@@ -215,7 +212,15 @@ final class BlockRead implements Closeable {
     return hedge.data;
   }
 
-  /** Runs on the timer thread when the packet from {@code primary} overran the threshold. */
+  /** Called by the client's watchdog: hedges the packet in flight if it overran its deadline. */
+  void hedgeIfOverdue(long nowNanos) {
+    Race race = pending;
+    if (race != null && nowNanos - race.deadlineNanos >= 0 && race.unstarted()) {
+      startHedge(race, race.block, race.primary, race.primaryIndex, race.from);
+    }
+  }
+
+  /** Runs on the watchdog thread when the packet from {@code primary} overran the threshold. */
   private void startHedge(Race race, LocatedBlock located, PacketReader primary,
       int primaryIndex, long from) {
     List<HedgeBackoff> backoffs = new ArrayList<>(trackers.size());
@@ -274,6 +279,7 @@ final class BlockRead implements Closeable {
 
   @Override
   public void close() {
+    ctx.unwatch(this);
     if (reader != null) {
       reader.close();
       reader = null;
@@ -304,10 +310,29 @@ final class BlockRead implements Closeable {
       }
     }
 
+    final long deadlineNanos;
+    final LocatedBlock block;
+    final PacketReader primary;
+    final int primaryIndex;
+    final long from;
     private final AtomicInteger state = new AtomicInteger(NONE);
     private final CountDownLatch hedgeDone = new CountDownLatch(1);
     private volatile PacketReader hedgeReader;
     private volatile Winner winner;
+
+    /** One packet read from {@code primary} at {@code from}, to hedge after the deadline. */
+    Race(long deadlineNanos, LocatedBlock block, PacketReader primary, int primaryIndex,
+        long from) {
+      this.deadlineNanos = deadlineNanos;
+      this.block = block;
+      this.primary = primary;
+      this.primaryIndex = primaryIndex;
+      this.from = from;
+    }
+
+    boolean unstarted() {
+      return state.get() == NONE;
+    }
 
     boolean startHedge() {
       return state.compareAndSet(NONE, HEDGING);

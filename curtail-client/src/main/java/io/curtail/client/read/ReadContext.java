@@ -10,11 +10,13 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,11 +46,15 @@ public final class ReadContext implements AutoCloseable {
   final ScheduledThreadPoolExecutor timer;
   final ExecutorService hedgeThreads;
   final Semaphore hedgesInFlight = new Semaphore(MAX_HEDGES_IN_FLIGHT);
+  /** How often the watchdog looks for overdue packets: a hedge starts at most this late. */
+  static final long WATCHDOG_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
   /** DataNodes whose latencies the hedge threshold pools, at most this many (the first seen). */
   static final int MAX_COMPARED_NODES = 32;
 
   private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
   private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
+  private final Set<BlockRead> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicLong packets = new AtomicLong();
   private final LongAdder hedgesTried = new LongAdder();
   private final LongAdder hedgesWon = new LongAdder();
@@ -69,7 +75,10 @@ public final class ReadContext implements AutoCloseable {
     this.replicaOrder = new ReplicaOrder(config.slownessFactor(), config.readWindowPackets());
     int id = CLIENTS.incrementAndGet();
     this.timer = new ScheduledThreadPoolExecutor(1, daemon("curtail-hedge-timer-" + id));
-    this.timer.setRemoveOnCancelPolicy(true);
+    // One watchdog per client looks at every packet in flight each tick, instead of a timer per
+    // packet: scheduling one would wake this thread for every packet read.
+    this.timer.scheduleWithFixedDelay(this::startOverdueHedges, WATCHDOG_TICK_NANOS,
+        WATCHDOG_TICK_NANOS, TimeUnit.NANOSECONDS);
     // Hedges are bounded by the semaphore, so this pool never holds more than that many threads.
     this.hedgeThreads = Executors.newCachedThreadPool(daemon("curtail-hedge-" + id));
   }
@@ -81,6 +90,27 @@ public final class ReadContext implements AutoCloseable {
       t.setDaemon(true);
       return t;
     };
+  }
+
+  /** Lets the watchdog hedge {@code read}'s packets while it is open. */
+  void watch(BlockRead read) {
+    inFlight.add(read);
+  }
+
+  void unwatch(BlockRead read) {
+    inFlight.remove(read);
+  }
+
+  private void startOverdueHedges() {
+    long now = System.nanoTime();
+    for (BlockRead read : inFlight) {
+      try {
+        read.hedgeIfOverdue(now);
+      } catch (RuntimeException e) {
+        // one read's trouble must not stop the watchdog for the others
+        org.slf4j.LoggerFactory.getLogger(ReadContext.class).warn("Hedge check failed", e);
+      }
+    }
   }
 
   /** Counts a packet read by this client; returns the count, the clock backoffs run on. */
