@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the read streams of one Curtail file system share: the hedging policy, each DataNode's
@@ -36,6 +38,7 @@ public final class ReadContext implements AutoCloseable {
   /** Hedges one client may have in flight; beyond it a slow packet simply waits. */
   static final int MAX_HEDGES_IN_FLIGHT = 16;
 
+  private static final Logger LOG = LoggerFactory.getLogger(ReadContext.class);
   private static final AtomicInteger CLIENTS = new AtomicInteger();
 
   final CurtailConfig config;
@@ -107,8 +110,7 @@ public final class ReadContext implements AutoCloseable {
       try {
         read.hedgeIfOverdue(now);
       } catch (RuntimeException e) {
-        // one read's trouble must not stop the watchdog for the others
-        org.slf4j.LoggerFactory.getLogger(ReadContext.class).warn("Hedge check failed", e);
+        LOG.warn("Hedge check failed read={}", read, e); // must not stop the watchdog
       }
     }
   }
@@ -134,7 +136,7 @@ public final class ReadContext implements AutoCloseable {
 
   void hedgeWon(NodeId node) {
     hedgesWon.increment();
-    backoffs.remove(node);
+    backoffs.put(node, hedging.afterWin());
   }
 
   void hedgeTried() {

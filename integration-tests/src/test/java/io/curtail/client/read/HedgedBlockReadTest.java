@@ -138,7 +138,7 @@ class HedgedBlockReadTest {
   void aDataNodeWhoseHedgesLoseIsBackedOffThenGivenUp() throws IOException {
     // Primary dn1: 20 ms a packet. Hedge target dn2: 2 s a packet, so every hedge to it loses.
     // Without backoff every packet would hedge; with it: packets 1, 17, 49 and 113, then never.
-    LocatedBlock[] blocks = new LocatedBlock[Integer.getInteger("blocks", 40)];
+    LocatedBlock[] blocks = new LocatedBlock[40];
     String[] files = new String[blocks.length];
     for (int i = 0; i < blocks.length; i++) {
       blocks[i] = blockOn(1, 2, 100 + i);
