@@ -5,13 +5,20 @@ import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
 import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.write.CurtailOutputStream;
+import io.curtail.client.write.WriteContext;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileSystemLinkResolver;
 import org.apache.hadoop.fs.GlobalStorageStatistics;
+import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.hdfs.DFSInputStream;
@@ -20,7 +27,9 @@ import org.apache.hadoop.hdfs.DFSStripedInputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.util.Progressable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +47,22 @@ import org.slf4j.LoggerFactory;
  * erasure-coded files, files in encryption zones and streams with checksum verification turned
  * off, which keep the stock stream. The stream is a plain {@link FSDataInputStream}, not an
  * {@code HdfsDataInputStream}.
+ *
+ * <p>With fail-fast on ({@code curtail.write.failfast.enabled}, the default), {@code create},
+ * {@code createNonRecursive} and {@code append} return Curtail's {@link CurtailOutputStream} in a
+ * plain {@link FSDataOutputStream}; so does {@link #create(Path, FsPermission, EnumSet, int, short,
+ * long, Progressable, ChecksumOpt, InetSocketAddress[])} with favoured nodes. These keep the stock
+ * stream: erasure-coded files and files in encryption zones; the HDFS-specific methods typed to
+ * return {@code HdfsDataOutputStream} (the favoured-node {@code create} overload, and
+ * {@code primitiveCreate}); and the {@code createFile}/{@code appendFile} builders, which Hadoop
+ * makes final and routes through private methods a subclass cannot reach.
  */
 public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailDistributedFileSystem.class);
 
   private CurtailConfig curtail;
   private ReadContext reads;
+  private WriteContext writes;
   private boolean verifyChecksum = true;
   private DFSOpsCountStatistics opCounts;
 
@@ -54,6 +73,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     this.curtail = parsed;
     if (parsed.readHedging() != HedgingMode.OFF) {
       reads = new ReadContext(parsed, LatencyRegistry.shared(),
+          NetUtils.getSocketFactory(conf, ClientProtocol.class));
+    }
+    if (parsed.writeFailFastEnabled()) {
+      writes = new WriteContext(parsed, getClient(), LatencyRegistry.shared(),
           NetUtils.getSocketFactory(conf, ClientProtocol.class));
     }
     StorageStatistics ops = GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME);
@@ -84,6 +107,140 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   /** Hedges that lost (a DataNode backs off after each); 0 with hedging off. */
   public long hedgesLost() {
     return reads == null ? 0 : reads.hedgesLost();
+  }
+
+  /** Blocks Curtail's writer allocated; 0 with fail-fast off. */
+  public long blocksWritten() {
+    return writes == null ? 0 : writes.blocksWritten();
+  }
+
+  /** Slow DataNodes fail-fast replaced in a pipeline; 0 with fail-fast off. */
+  public long replacements() {
+    return writes == null ? 0 : writes.replacements();
+  }
+
+  /** Rebuilds on a replacement DataNode aborted for overrunning their timeout or failing. */
+  public long rebuildsAborted() {
+    return writes == null ? 0 : writes.rebuildsAborted();
+  }
+
+  /** Pipelines recovered after a DataNode failed. */
+  public long pipelineRecoveries() {
+    return writes == null ? 0 : writes.recoveries();
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
+      int bufferSize, short replication, long blockSize, Progressable progress,
+      ChecksumOpt checksumOpt) throws IOException {
+    if (writes == null) {
+      return super.create(f, permission, flags, bufferSize, replication, blockSize, progress,
+          checksumOpt);
+    }
+    return create(f, permission, flags, bufferSize, replication, blockSize, progress,
+        checksumOpt, null);
+  }
+
+  /**
+   * Creates a file whose blocks the NameNode places on {@code favoredNodes} where it can: the
+   * favoured-node create of {@link DistributedFileSystem}, returning Curtail's stream.
+   */
+  public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
+      int bufferSize, short replication, long blockSize, Progressable progress,
+      ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
+    countWrite(DFSOpsCountStatistics.OpType.CREATE);
+    return new FileSystemLinkResolver<FSDataOutputStream>() {
+      @Override
+      public FSDataOutputStream doCall(Path p) throws IOException {
+        CurtailOutputStream out = writes.create(pathName(p), permission, flags, true,
+            replication, blockSize, progress, checksumOpt, favoredNodes);
+        return out != null ? new FSDataOutputStream(out, statistics)
+            : CurtailDistributedFileSystem.super.create(p, permission, overwriting(flags),
+                bufferSize, replication, blockSize, progress, checksumOpt);
+      }
+
+      @Override
+      public FSDataOutputStream next(FileSystem fs, Path p) throws IOException {
+        return fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
+            checksumOpt);
+      }
+    }.resolve(this, fixRelativePart(f));
+  }
+
+  @Override
+  public FSDataOutputStream createNonRecursive(Path f, FsPermission permission,
+      EnumSet<CreateFlag> flags, int bufferSize, short replication, long blockSize,
+      Progressable progress) throws IOException {
+    if (writes == null) {
+      return super.createNonRecursive(f, permission, flags, bufferSize, replication, blockSize,
+          progress);
+    }
+    countWrite(DFSOpsCountStatistics.OpType.CREATE_NON_RECURSIVE);
+    if (flags.contains(CreateFlag.OVERWRITE)) {
+      flags.add(CreateFlag.CREATE);
+    }
+    return new FileSystemLinkResolver<FSDataOutputStream>() {
+      @Override
+      public FSDataOutputStream doCall(Path p) throws IOException {
+        CurtailOutputStream out = writes.create(pathName(p), permission, flags, false,
+            replication, blockSize, progress, null, null);
+        return out != null ? new FSDataOutputStream(out, statistics)
+            : CurtailDistributedFileSystem.super.createNonRecursive(p, permission,
+                overwriting(flags), bufferSize, replication, blockSize, progress);
+      }
+
+      @Override
+      public FSDataOutputStream next(FileSystem fs, Path p) throws IOException {
+        return fs.createNonRecursive(p, permission, flags, bufferSize, replication, blockSize,
+            progress);
+      }
+    }.resolve(this, fixRelativePart(f));
+  }
+
+  /** Counts a write operation as the stock methods do. */
+  private void countWrite(DFSOpsCountStatistics.OpType op) {
+    statistics.incrementWriteOps(1);
+    if (opCounts != null) {
+      opCounts.incrementOpCounter(op);
+    }
+  }
+
+  @Override
+  public FSDataOutputStream append(Path f, EnumSet<CreateFlag> flags, int bufferSize,
+      Progressable progress) throws IOException {
+    return append(f, flags, bufferSize, progress, null);
+  }
+
+  @Override
+  public FSDataOutputStream append(Path f, EnumSet<CreateFlag> flags, int bufferSize,
+      Progressable progress, InetSocketAddress[] favoredNodes) throws IOException {
+    if (writes == null) {
+      return super.append(f, flags, bufferSize, progress, favoredNodes);
+    }
+    countWrite(DFSOpsCountStatistics.OpType.APPEND);
+    return new FileSystemLinkResolver<FSDataOutputStream>() {
+      @Override
+      public FSDataOutputStream doCall(Path p) throws IOException {
+        CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
+        if (out == null) {
+          return CurtailDistributedFileSystem.super.append(p, flags, bufferSize, progress,
+              favoredNodes);
+        }
+        return new FSDataOutputStream(out, statistics, out.initialLength());
+      }
+
+      @Override
+      public FSDataOutputStream next(FileSystem fs, Path p) throws IOException {
+        return fs.append(p, bufferSize);
+      }
+    }.resolve(this, fixRelativePart(f));
+  }
+
+  /** The flags of a create, made to replace the empty file Curtail created before falling back. */
+  private static EnumSet<CreateFlag> overwriting(EnumSet<CreateFlag> flags) {
+    EnumSet<CreateFlag> copy = EnumSet.copyOf(flags);
+    copy.add(CreateFlag.OVERWRITE);
+    return copy;
   }
 
   @Override
@@ -141,10 +298,16 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   @Override
   public void close() throws IOException {
     try {
-      super.close();
+      if (writes != null) {
+        writes.close();
+      }
     } finally {
-      if (reads != null) {
-        reads.close();
+      try {
+        super.close();
+      } finally {
+        if (reads != null) {
+          reads.close();
+        }
       }
     }
   }

@@ -1,16 +1,15 @@
 package io.curtail.client.read;
 
+import io.curtail.client.wire.DataNodeLink;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import javax.net.SocketFactory;
 import org.apache.hadoop.hdfs.DFSClient;
-import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.net.Peer;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -23,9 +22,7 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseP
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ClientReadStatusProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
-import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
-import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -97,22 +94,16 @@ final class PacketReader implements Closeable {
   void connect() throws IOException {
     boolean ok = false;
     try {
-      InetSocketAddress address = NetUtils.createSocketAddr(
-          dataNode.getXferAddr(client.getConf().isConnectToDnViaHostname()));
-      int timeout = client.getConf().getSocketTimeout();
-      NetUtils.connect(socket, address, timeout);
-      peer = DFSUtilClient.peerFromSocketAndKey(client.getSaslDataTransferClient(), socket,
-          client, located.getBlockToken(), dataNode, timeout);
-      peer.setReadTimeout(timeout);
+      peer = DataNodeLink.connect(socket, client, located.getBlockToken(), dataNode,
+          client.getConf().getSocketTimeout());
       in = peer.getInputStream();
       out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
       long offset = position;
       new Sender(out).readBlock(block, located.getBlockToken(), client.getClientName(), offset,
           end - offset, true, CachingStrategy.newDefaultStrategy());
       out.flush();
-      BlockOpResponseProto response = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(in));
-      DataTransferProtoUtil.checkBlockOpStatus(response,
-          "reading " + block + " of " + file + " from " + dataNode);
+      BlockOpResponseProto response =
+          DataNodeLink.response(in, "reading " + block + " of " + file + " from " + dataNode);
       ReadOpChecksumInfoProto info = response.getReadOpChecksumInfo();
       checksum = DataTransferProtoUtil.fromProto(info.getChecksum());
       long firstChunk = info.getChunkOffset();

@@ -1,0 +1,277 @@
+package io.curtail.client.write;
+
+import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.policy.FailFast;
+import io.curtail.client.track.LatencyRegistry;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import javax.net.SocketFactory;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Options.ChecksumOpt;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.permission.FsCreateModes;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
+import org.apache.hadoop.hdfs.protocol.QuotaByStorageTypeExceededException;
+import org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException;
+import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
+import org.apache.hadoop.hdfs.server.namenode.RetryStartFileException;
+import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the write streams of one Curtail file system share: the fail-fast policy, the sockets, the
+ * lease renewal for files open for writing, and the counters the benchmark reads. Creating and
+ * appending start here: the NameNode calls, then a {@link CurtailOutputStream}.
+ */
+public final class WriteContext implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteContext.class);
+  private static final AtomicInteger CLIENTS = new AtomicInteger();
+  /**
+   * How often a client with files open for writing renews its lease: half the NameNode's soft
+   * limit (60 s), as stock clients do.
+   */
+  static final long LEASE_RENEWAL_MS = 30_000;
+  /** Retries of a create that raced with an encryption-zone change, as stock clients allow. */
+  private static final int CREATE_RETRIES = 10;
+  /** How long an append keeps retrying while the NameNode says "try again" (stock: 5 s). */
+  private static final long APPEND_RETRY_MS = 5000;
+
+  final CurtailConfig config;
+  final DFSClient client;
+  final LatencyRegistry registry;
+  final SlowNodes slowNodes;
+  final SocketFactory sockets;
+  final FailFast failFast;
+  final int maxPacketsInFlight;
+  private final ScheduledExecutorService leaseTimer;
+  private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
+  final LongAdder blocks = new LongAdder();
+  final LongAdder replacements = new LongAdder();
+  final LongAdder rebuildsAborted = new LongAdder();
+  final LongAdder recoveries = new LongAdder();
+
+  public WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
+      SocketFactory sockets) {
+    this(config, client, registry, SlowNodes.shared(), sockets);
+  }
+
+  WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
+      SlowNodes slowNodes, SocketFactory sockets) {
+    this.config = config;
+    this.client = client;
+    this.registry = registry;
+    this.slowNodes = slowNodes;
+    this.sockets = sockets;
+    this.failFast = new FailFast(config.slownessFactor(), minSamples(config),
+        config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos());
+    this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "curtail-lease-renewer-" + CLIENTS.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    timer.setRemoveOnCancelPolicy(true);
+    timer.scheduleWithFixedDelay(this::renewLease, LEASE_RENEWAL_MS, LEASE_RENEWAL_MS,
+        TimeUnit.MILLISECONDS);
+    this.leaseTimer = timer;
+  }
+
+  /**
+   * Samples each DataNode needs before fail-fast judges it: a fifth of the window (20 of the
+   * default 100), enough for a p95 to mean something without waiting out a whole window.
+   */
+  private static int minSamples(CurtailConfig config) {
+    return Math.max(1, config.writeWindowPackets() / 5);
+  }
+
+  /**
+   * Creates {@code src} at the NameNode and returns Curtail's stream for it, or null when the new
+   * file is erasure-coded or encrypted: Curtail then closes the empty file it created and the
+   * caller creates it again with the stock stream (the one extra round trip is paid only there).
+   */
+  public CurtailOutputStream create(String src, FsPermission permission, EnumSet<CreateFlag> flags,
+      boolean createParent, short replication, long blockSize, Progressable progress,
+      ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
+    FsPermission masked = FsCreateModes.applyUMask(
+        permission == null ? FsPermission.getFileDefault() : permission,
+        client.getConf().getUMask());
+    HdfsFileStatus stat = null;
+    for (int attempt = 0; stat == null; attempt++) {
+      try {
+        stat = client.getNamenode().create(src, masked, client.getClientName(),
+            new EnumSetWritable<>(flags, CreateFlag.class), createParent, replication, blockSize,
+            CryptoProtocolVersion.supported(), null, null);
+      } catch (RemoteException e) {
+        IOException unwrapped = unwrap(e);
+        if (!(unwrapped instanceof RetryStartFileException) || attempt >= CREATE_RETRIES) {
+          throw unwrapped;
+        }
+      }
+    }
+    if (needsStockStream(stat)) {
+      client.getNamenode().complete(src, client.getClientName(), null, stat.getFileId());
+      return null;
+    }
+    Streamer streamer = Streamer.forCreate(this, src, stat, flags, progress,
+        client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes));
+    return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, 0, 0));
+  }
+
+  /**
+   * Opens {@code src} for appending and returns Curtail's stream, or null when the file is
+   * erasure-coded or encrypted (checked first, so the stock stream can take over cleanly).
+   */
+  public CurtailOutputStream append(String src, EnumSet<CreateFlag> flags, Progressable progress,
+      InetSocketAddress[] favoredNodes) throws IOException {
+    CreateFlag.validateForAppend(flags);
+    HdfsFileStatus before = client.getFileInfo(src);
+    if (before == null) {
+      throw new FileNotFoundException("File " + src + " not found");
+    }
+    if (needsStockStream(before)) {
+      return null;
+    }
+    LastBlockWithStatus last = callAppend(src, flags);
+    HdfsFileStatus stat = last.getFileStatus() != null ? last.getFileStatus() : client.getFileInfo(src);
+    Streamer streamer = Streamer.forAppend(this, src, stat, flags, progress,
+        client.getConf().createChecksum(null), favoredNodeNames(favoredNodes),
+        last.getLastBlock());
+    return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, stat.getLen(),
+        streamer.offsetInBlock()));
+  }
+
+  private LastBlockWithStatus callAppend(String src, EnumSet<CreateFlag> flags)
+      throws IOException {
+    long start = System.nanoTime();
+    while (true) {
+      try {
+        return client.getNamenode().append(src, client.getClientName(),
+            new EnumSetWritable<>(flags, CreateFlag.class));
+      } catch (RemoteException e) {
+        if (!RetriableException.class.getName().equals(e.getClassName())
+            || System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(APPEND_RETRY_MS)) {
+          throw unwrap(e);
+        }
+        sleep(500);
+      }
+    }
+  }
+
+  private static boolean needsStockStream(HdfsFileStatus stat) {
+    return stat.getErasureCodingPolicy() != null || stat.getFileEncryptionInfo() != null;
+  }
+
+  /** The NameNode's exceptions as the caller expects them, as stock clients unwrap them. */
+  static IOException unwrap(RemoteException e) {
+    return e.unwrapRemoteException(AccessControlException.class,
+        DSQuotaExceededException.class, QuotaByStorageTypeExceededException.class,
+        FileAlreadyExistsException.class, FileNotFoundException.class,
+        ParentNotDirectoryException.class, NSQuotaExceededException.class,
+        RetryStartFileException.class, SafeModeException.class, UnresolvedPathException.class,
+        SnapshotAccessControlException.class);
+  }
+
+  private static String[] favoredNodeNames(InetSocketAddress[] favoredNodes) {
+    if (favoredNodes == null) {
+      return null;
+    }
+    String[] names = new String[favoredNodes.length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = favoredNodes[i].getHostName() + ":" + favoredNodes[i].getPort();
+    }
+    return names;
+  }
+
+  private CurtailOutputStream register(CurtailOutputStream out) {
+    open.add(out);
+    return out;
+  }
+
+  void closed(CurtailOutputStream out) {
+    open.remove(out);
+  }
+
+  private void renewLease() {
+    if (open.isEmpty()) {
+      return;
+    }
+    try {
+      client.getNamenode().renewLease(client.getClientName(), null);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not renew the lease of {} for {} open files; retrying in {} s",
+          client.getClientName(), open.size(), LEASE_RENEWAL_MS / 1000, e);
+    }
+  }
+
+  static void sleep(long ms) throws IOException {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting to retry");
+    }
+  }
+
+  public long blocksWritten() {
+    return blocks.sum();
+  }
+
+  public long replacements() {
+    return replacements.sum();
+  }
+
+  public long rebuildsAborted() {
+    return rebuildsAborted.sum();
+  }
+
+  public long recoveries() {
+    return recoveries.sum();
+  }
+
+  /** Closes every stream still open (as stock clients do on close), then stops renewing. */
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    for (CurtailOutputStream out : new ArrayList<>(open)) {
+      try {
+        out.close();
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    leaseTimer.shutdownNow();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  List<CurtailOutputStream> openStreams() {
+    return new ArrayList<>(open);
+  }
+}
