@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class PolicyBenchmark {
   private static final long MS = 1_000_000;
-  private final FailFast failFast = new FailFast(3.0, 100, 5, 1000 * MS);
+  private final FailFast failFast = new FailFast(3.0, 100, 5, 1000 * MS, 5 * MS);
   private final Hedging hedging = new Hedging(500 * MS, 50 * MS, true, 3.0, 20, 3, 16);
   private final List<LatencyStats> healthy = Arrays.asList(LatencyStats.of(100, 2 * MS, MS),
       LatencyStats.of(100, 3 * MS, MS), LatencyStats.of(100, 2 * MS, MS));

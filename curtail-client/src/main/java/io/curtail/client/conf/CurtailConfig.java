@@ -28,6 +28,7 @@ public final class CurtailConfig {
   private final int readWindowPackets;
   private final int writeFailFastMaxAttempts;
   private final long reconstructionMinTimeoutNanos;
+  private final long minSlowdownNanos;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
 
@@ -46,6 +47,8 @@ public final class CurtailConfig {
     writeFailFastMaxAttempts = (int) r.longIn(CurtailKey.WRITE_FAILFAST_MAX_ATTEMPTS, 1, 100);
     reconstructionMinTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.WRITE_FAILFAST_RECONSTRUCTION_MIN_TIMEOUT_MS, 1, TimeUnit.HOURS.toMillis(1)));
+    minSlowdownNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.WRITE_FAILFAST_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
   }
@@ -120,6 +123,10 @@ public final class CurtailConfig {
     return reconstructionMinTimeoutNanos;
   }
 
+  public long minSlowdownNanos() {
+    return minSlowdownNanos;
+  }
+
   public int readHedgingMaxRetries() {
     return readHedgingMaxRetries;
   }
@@ -145,6 +152,7 @@ public final class CurtailConfig {
         + ", readWindow=" + readWindowPackets
         + ", maxAttempts=" + writeFailFastMaxAttempts
         + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
+        + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
         + ", hedgeRetries=" + readHedgingMaxRetries
         + ", hedgeBackoffPackets=" + readHedgingBackoffPackets + '}';
   }

@@ -28,6 +28,9 @@ public enum CurtailKey {
       "replacement tries before giving up on a block"),
   WRITE_FAILFAST_RECONSTRUCTION_MIN_TIMEOUT_MS("curtail.write.failfast.reconstruction.min.timeout.ms",
       "1000", "floor of the timeout for rebuilding a partial block on a replacement DataNode"),
+  WRITE_FAILFAST_MIN_SLOWDOWN_MS("curtail.write.failfast.min.slowdown.ms", "5",
+      "a slow DataNode's percentile must also exceed the fastest's by this much, so that jitter"
+          + " of a millisecond or two never replaces anyone"),
   READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
       "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
   READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",

@@ -11,9 +11,11 @@ import java.util.List;
  * <ol>
  *   <li><b>Check.</b> Only once every DataNode of the pipeline has {@code minSamples} recent packet
  *       latencies. The slowest DataNode (highest percentile latency) is slow if its percentile
- *       exceeds {@code factor} × the fastest DataNode's percentile. Comparing DataNodes with each
- *       other, never with a fixed number, keeps the check blind to why a node is slow and loose
- *       enough to leave alone a node that is merely older (§4.1).
+ *       exceeds {@code factor} × the fastest DataNode's percentile, and exceeds it by at least
+ *       {@code minSlowdownNanos}. Comparing DataNodes with each other keeps the check blind to why
+ *       a node is slow and loose enough to leave alone a node that is merely older (§4.1); the
+ *       absolute margin only keeps sub-millisecond timings, where scheduling jitter is a large
+ *       factor, from deciding anything.
  *   <li><b>Decide.</b> Keeping the pipeline costs the slowest DataNode's mean packet latency for
  *       each packet still to write. Replacing costs rebuilding the bytes already committed to the
  *       block on the new DataNode, at the source's rate (its mean packet latency per packet's
@@ -33,19 +35,25 @@ public final class FailFast {
   private final int minSamples;
   private final int maxAttempts;
   private final long minRebuildTimeoutNanos;
+  private final long minSlowdownNanos;
 
   /**
    * @param factor how many times slower than the fastest the slowest must be (> 1)
    * @param minSamples recent packets needed from every DataNode before judging (>= 1)
    * @param maxAttempts replacement tries per block (>= 1)
    * @param minRebuildTimeoutNanos floor of a rebuild's timeout (> 0)
+   * @param minSlowdownNanos how much slower than the fastest the slowest must also be (>= 0)
    */
-  public FailFast(double factor, int minSamples, int maxAttempts, long minRebuildTimeoutNanos) {
-    if (!(factor > 1) || minSamples < 1 || maxAttempts < 1 || minRebuildTimeoutNanos <= 0) {
-      throw new IllegalArgumentException("need factor > 1, minSamples >= 1, maxAttempts >= 1 and"
-          + " minRebuildTimeoutNanos > 0; got " + factor + ", " + minSamples + ", " + maxAttempts
-          + ", " + minRebuildTimeoutNanos);
+  public FailFast(double factor, int minSamples, int maxAttempts, long minRebuildTimeoutNanos,
+      long minSlowdownNanos) {
+    if (!(factor > 1) || minSamples < 1 || maxAttempts < 1 || minRebuildTimeoutNanos <= 0
+        || minSlowdownNanos < 0) {
+      throw new IllegalArgumentException("need factor > 1, minSamples >= 1, maxAttempts >= 1,"
+          + " minRebuildTimeoutNanos > 0 and minSlowdownNanos >= 0; got " + factor + ", "
+          + minSamples + ", " + maxAttempts + ", " + minRebuildTimeoutNanos + ", "
+          + minSlowdownNanos);
     }
+    this.minSlowdownNanos = minSlowdownNanos;
     this.factor = factor;
     this.minSamples = minSamples;
     this.maxAttempts = maxAttempts;
@@ -81,7 +89,9 @@ public final class FailFast {
     }
     int fastest = nthFastestExcept(pipeline, slowest, 0);
     LatencyStats slow = pipeline.get(slowest);
-    if (slow.percentileNanos() <= factor * pipeline.get(fastest).percentileNanos()) {
+    long fastestNanos = pipeline.get(fastest).percentileNanos();
+    if (slow.percentileNanos() <= factor * fastestNanos
+        || slow.percentileNanos() - fastestNanos < minSlowdownNanos) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOT_SLOW);
     }
     if (abortedAttempts >= maxAttempts) {

@@ -1,49 +1,78 @@
 package io.curtail.client.policy;
 
 /**
- * Which DataNode of a write pipeline a packet's latency belongs to. Pure.
+ * Which DataNode of a write pipeline a packet's time belongs to, from what a stock ack says. Pure:
+ * times in, per-position samples out; one instance per pipeline, fed its acks in order.
  *
- * <p>A stock ack says how long the packet took end to end (the client measures the round trip)
- * and how long the first DataNode waited for the rest of the pipeline to acknowledge it
- * ({@code downstreamAckTimeNanos}). So the first DataNode's share is the round trip minus the
- * downstream time, and the downstream time belongs to the rest of the pipeline as a whole. Only a
- * share that belongs to one DataNode is evidence about that DataNode:
+ * <p>A writer keeps dozens of packets in flight, so a packet's round trip is mostly the time it
+ * queued behind the writer's own earlier packets at the slowest DataNode; that says where the
+ * bottleneck is, not how slow each DataNode is, and it would make the first DataNode of a pipeline
+ * of equally slow DataNodes look slowest. So this records <em>service times</em>, the time a stage
+ * spent on a packet excluding the queueing, by the usual FIFO identity: service = departure −
+ * max(arrival, previous departure). A stock ack lets the client see two stages:
  * <ul>
- *   <li>position 0 always gets the head's share;
- *   <li>position 1 gets the downstream time when it is the only downstream DataNode;
- *   <li>positions further down get nothing: the stock ack cannot tell them apart, and guessing
- *       would blame a healthy node.
+ *   <li>the first DataNode: a packet arrives when sent and departs when the first DataNode takes
+ *       it on, which is when its ack arrives minus the ack's {@code downstreamAckTimeNanos} (the
+ *       time the first DataNode waited on the rest of the pipeline for it);
+ *   <li>the rest of the pipeline: the packet arrives there at that moment and departs when its
+ *       ack arrives.
  * </ul>
- * A downstream time that is negative or longer than the round trip is not physical (a DataNode
- * that misreports, or clocks gone wrong): the packet is then evidence about nobody.
+ * The first DataNode's service time is evidence about it. The rest's is evidence about position 1
+ * when it is the only downstream DataNode. With more, it is the slowest downstream DataNode's time,
+ * an upper bound for each: it is recorded for all of them only when it is no larger than the first
+ * DataNode's (so it blames none of them), and otherwise nobody downstream gets a sample, since the
+ * stock ack cannot say which of them is slow.
+ *
+ * <p>An ack whose downstream time is negative or longer than the round trip is not physical (a
+ * DataNode that misreports): it is evidence about nobody, and does not move the stages' clocks.
  */
 public final class WriteAttribution {
   /** Marks a pipeline position the packet says nothing about. */
   public static final long NO_EVIDENCE = -1;
 
-  private WriteAttribution() {
+  private final int nodes;
+  private long headDeparted = Long.MIN_VALUE;
+  private long lastAck = Long.MIN_VALUE;
+
+  /** @param nodes DataNodes in the pipeline */
+  public WriteAttribution(int nodes) {
+    if (nodes < 1) {
+      throw new IllegalArgumentException("a pipeline has at least one DataNode, got " + nodes);
+    }
+    this.nodes = nodes;
   }
 
   /**
-   * Fills {@code samples[i]} with the latency attributable to pipeline position {@code i}, or
-   * {@link #NO_EVIDENCE}.
+   * Fills {@code samples[i]} with the service time attributable to pipeline position {@code i},
+   * or {@link #NO_EVIDENCE}.
    *
-   * @param roundTripNanos from sending the packet to reading its ack
+   * @param sentNanos when the packet went on the wire
+   * @param ackNanos when its ack was read (same clock)
    * @param downstreamNanos the ack's downstream time (0 from a pipeline of one)
    * @param samples one slot per DataNode of the pipeline
    */
-  public static void attribute(long roundTripNanos, long downstreamNanos, long[] samples) {
-    int n = samples.length;
-    for (int i = 0; i < n; i++) {
+  public void attribute(long sentNanos, long ackNanos, long downstreamNanos, long[] samples) {
+    if (samples.length != nodes) {
+      throw new IllegalArgumentException(samples.length + " slots for " + nodes + " DataNodes");
+    }
+    for (int i = 0; i < nodes; i++) {
       samples[i] = NO_EVIDENCE;
     }
-    if (n == 0 || roundTripNanos < 0 || downstreamNanos < 0 || downstreamNanos > roundTripNanos
-        || (n == 1 && downstreamNanos != 0)) {
+    long roundTrip = ackNanos - sentNanos;
+    if (roundTrip < 0 || downstreamNanos < 0 || downstreamNanos > roundTrip
+        || (nodes == 1 && downstreamNanos != 0)) {
       return;
     }
-    samples[0] = roundTripNanos - downstreamNanos;
-    if (n == 2) {
-      samples[1] = downstreamNanos;
+    long departed = ackNanos - downstreamNanos;
+    long head = departed - Math.max(sentNanos, headDeparted);
+    long rest = ackNanos - Math.max(departed, lastAck);
+    headDeparted = Math.max(headDeparted, departed);
+    lastAck = ackNanos;
+    samples[0] = Math.max(0, head);
+    if (nodes == 2 || (nodes > 2 && rest <= head)) {
+      for (int i = 1; i < nodes; i++) {
+        samples[i] = Math.max(0, rest);
+      }
     }
   }
 }

@@ -54,6 +54,7 @@ final class Streamer {
   private static final AtomicInteger THREADS = new AtomicInteger();
   /** Acks between two fail-fast checks: a check costs about a microsecond per DataNode. */
   static final int FAIL_FAST_CHECK_EVERY = 8;
+  static final boolean PROBE = Boolean.getBoolean("curtail.probe");
 
   private final WriteContext ctx;
   private final DFSClient client;
@@ -517,6 +518,7 @@ final class Streamer {
    */
   private void readAcks(Pipeline p, LatencyWindow[] windows) {
     long[] samples = new long[windows.length];
+    WriteAttribution attribution = new WriteAttribution(windows.length);
     int bad = -1;
     try {
       while (true) {
@@ -549,8 +551,8 @@ final class Streamer {
           bytesAcked = Math.max(bytesAcked, acked.end());
           notifyAll();
         }
-        WriteAttribution.attribute(now - acked.sentNanos, ack.getDownstreamAckTimeNanos(),
-            samples);
+        attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
+        if (PROBE) System.err.println("PROBE " + p.targets.nodes[0].getXferPort() + " seq=" + acked.seqno() + " rt=" + (now - acked.sentNanos) / 1000 + " down=" + ack.getDownstreamAckTimeNanos() / 1000 + " s=" + Arrays.toString(samples));
         for (int i = 0; i < samples.length; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
             windows[i].record(samples[i]);

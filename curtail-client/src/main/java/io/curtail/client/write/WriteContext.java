@@ -87,7 +87,8 @@ public final class WriteContext implements AutoCloseable {
     this.slowNodes = slowNodes;
     this.sockets = sockets;
     this.failFast = new FailFast(config.slownessFactor(), minSamples(config),
-        config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos());
+        config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos(),
+        config.minSlowdownNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
     ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "curtail-lease-renewer-" + CLIENTS.incrementAndGet());

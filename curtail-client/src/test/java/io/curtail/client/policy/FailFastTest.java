@@ -16,7 +16,7 @@ class FailFastTest {
   private static final long MS = 1_000_000L;
   private static final int PACKET = 64 * 1024;
   private static final long TIMEOUT_FLOOR = 1000 * MS;
-  private final FailFast policy = new FailFast(3.0, 100, 5, TIMEOUT_FLOOR);
+  private final FailFast policy = new FailFast(3.0, 100, 5, TIMEOUT_FLOOR, 0);
 
   /** A DataNode with a full window whose p95 and mean are both {@code ms}. */
   private static LatencyStats node(long ms) {
@@ -39,6 +39,16 @@ class FailFastTest {
     assertEquals(30_000 * MS, d.predictedKeepNanos());
     assertEquals(1_510 * MS, d.predictedReplaceNanos());
     assertEquals(TIMEOUT_FLOOR, d.rebuildTimeoutNanos()); // 10ms expected, floored
+  }
+
+  @Test
+  void jitterWithinTheMinimumSlowdownIsNotSlow() {
+    // 4 ms against 0.5 ms is 8× slower but only 3.5 ms more: below a 5 ms margin, not slow.
+    FailFast withMargin = new FailFast(3.0, 100, 5, TIMEOUT_FLOOR, 5 * MS);
+    LatencyStats fast = LatencyStats.of(100, MS / 2, MS / 2);
+    assertEquals(Reason.NOT_SLOW,
+        withMargin.decide(pipeline(fast, node(4)), 0, PACKET, 1000, 0).reason());
+    assertTrue(withMargin.decide(pipeline(fast, node(6)), 0, PACKET, 1000, 0).replace());
   }
 
   @Test
@@ -117,7 +127,7 @@ class FailFastTest {
     // Keep: 30ms × 100 = 3s. Replace: rebuild 500 × 1ms × k + 100 × 1ms.
     List<LatencyStats> p = pipeline(node(1), node(30));
     assertTrue(policy.decide(p, 500L * PACKET, PACKET, 100, 4).replace()); // 2.5s + .1s
-    FailFast generous = new FailFast(3.0, 100, 10, TIMEOUT_FLOOR);
+    FailFast generous = new FailFast(3.0, 100, 10, TIMEOUT_FLOOR, 0);
     assertEquals(Reason.NOT_WORTH_IT, generous.decide(p, 500L * PACKET, PACKET, 100, 5).reason());
   }
 
@@ -150,10 +160,11 @@ class FailFastTest {
 
   @Test
   void rejectsImpossibleInputs() {
-    assertThrows(IllegalArgumentException.class, () -> new FailFast(1.0, 100, 5, 1));
-    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 0, 5, 1));
-    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 5, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(1.0, 100, 5, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 0, 5, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 0, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 5, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new FailFast(3.0, 100, 5, 1, -1));
     List<LatencyStats> p = pipeline(node(1), node(30));
     assertThrows(IllegalArgumentException.class, () -> policy.decide(p, 0, 0, 1, 0));
     assertThrows(IllegalArgumentException.class, () -> policy.decide(p, -1, PACKET, 1, 0));

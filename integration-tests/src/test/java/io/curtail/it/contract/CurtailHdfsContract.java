@@ -10,8 +10,9 @@ import org.junit.rules.ExternalResource;
 
 /**
  * Hadoop's own HDFS contract (its MiniDFSCluster and {@code contract/hdfs.xml} options), with the
- * file system under test swapped for Curtail's, enabled as users enable it and with smart
- * hedging on. Every read the contract suites make goes through Curtail's reader.
+ * file system under test swapped for Curtail's, enabled as users enable it, with smart hedging
+ * and fail-fast on. Every read and write the contract suites make goes through Curtail's reader
+ * and writer.
  */
 public class CurtailHdfsContract extends HDFSContract {
   private FileSystem fs;
@@ -49,6 +50,7 @@ public class CurtailHdfsContract extends HDFSContract {
       Configuration conf = new Configuration(getCluster().getConfiguration(0));
       conf.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
       conf.set("curtail.read.hedging", "smart");
+      conf.set("curtail.write.failfast.enabled", "true");
       fs = FileSystem.newInstance(getCluster().getURI(), conf);
     }
     return fs;
