@@ -54,7 +54,8 @@ final class Streamer {
   private static final AtomicInteger THREADS = new AtomicInteger();
   /** Acks between two fail-fast checks: a check costs about a microsecond per DataNode. */
   static final int FAIL_FAST_CHECK_EVERY = 8;
-  static final boolean PROBE = Boolean.getBoolean("curtail.probe");
+  /** What {@link #nextPacket} returns when enough acks arrived for a fail-fast check. */
+  private static final Packet CHECK = Packet.endOfBlock(0);
 
   private final WriteContext ctx;
   private final DFSClient client;
@@ -80,6 +81,7 @@ final class Streamer {
   private PipelineFailure ackFailure;
   private boolean finishing;
   private boolean finished;
+  private int acksSinceCheck;
 
   // The streamer thread's.
   private ExtendedBlock block;
@@ -93,7 +95,6 @@ final class Streamer {
   private final Set<DatanodeInfo> failed = new LinkedHashSet<>();
   private int abortedAttempts;
   private boolean noSpare;
-  private int acksSinceCheck;
   private int recoveriesWithoutProgress;
   private long ackedAtLastRecovery = -1;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
@@ -243,8 +244,12 @@ final class Streamer {
 
   private void run() {
     try {
-      for (Packet next = nextPacket(); next != null; next = nextPacket()) {
+      while (true) {
         try {
+          Packet next = nextPacket();
+          if (next == null) {
+            break;
+          }
           step(next);
         } catch (PipelineFailure f) {
           recover(f);
@@ -266,9 +271,9 @@ final class Streamer {
   }
 
   /**
-   * The packet to send next, left at the head of the queue until sent; a heartbeat when the
-   * pipeline has been idle for half the socket timeout; null once the writer finished and every
-   * packet is acknowledged.
+   * The packet to send next, left at the head of the queue until sent; {@link #CHECK} when
+   * enough acks arrived for a fail-fast check; a heartbeat when the pipeline has been idle for half
+   * the socket timeout; null once the writer finished and every packet is acknowledged.
    */
   private Packet nextPacket() throws IOException {
     long idleLimit = TimeUnit.MILLISECONDS.toNanos(client.getConf().getSocketTimeout() / 2);
@@ -281,7 +286,12 @@ final class Streamer {
         if (ackFailure != null) {
           throw ackFailure;
         }
-        if (!queued.isEmpty()) {
+        if (acksSinceCheck >= FAIL_FAST_CHECK_EVERY && pipeline != null) {
+          acksSinceCheck = 0;
+          return CHECK;
+        }
+        if (!queued.isEmpty() && (!queued.peekFirst().lastInBlock || inFlight.isEmpty())) {
+          // A block's end goes only once all its data is acknowledged.
           return queued.peekFirst();
         }
         if (finishing && inFlight.isEmpty()) {
@@ -301,6 +311,10 @@ final class Streamer {
   }
 
   private void step(Packet p) throws IOException {
+    if (p == CHECK) {
+      maybeFailFast();
+      return;
+    }
     if (p.isHeartbeat()) {
       sendOnPipeline(p);
       return;
@@ -314,17 +328,10 @@ final class Streamer {
         appendStage = null;
       }
     }
+    send(p);
     if (p.lastInBlock) {
       awaitAllAcked();
-      send(p);
-      awaitAllAcked();
       endBlock();
-      return;
-    }
-    send(p);
-    if (++acksSinceCheck >= FAIL_FAST_CHECK_EVERY) {
-      acksSinceCheck = 0;
-      maybeFailFast();
     }
   }
 
@@ -549,10 +556,10 @@ final class Streamer {
           inFlight.removeFirst();
           lastAckedSeqno = acked.seqno();
           bytesAcked = Math.max(bytesAcked, acked.end());
+          acksSinceCheck++;
           notifyAll();
         }
         attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
-        if (PROBE) System.err.println("PROBE " + p.targets.nodes[0].getXferPort() + " seq=" + acked.seqno() + " rt=" + (now - acked.sentNanos) / 1000 + " down=" + ack.getDownstreamAckTimeNanos() / 1000 + " s=" + Arrays.toString(samples));
         for (int i = 0; i < samples.length; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
             windows[i].record(samples[i]);
@@ -808,6 +815,7 @@ final class Streamer {
     FailFastDecision decision = ctx.failFast.decide(stats, acked, packetBytes, remaining,
         abortedAttempts);
     if (!decision.replace()) {
+      LOG.debug("Fail-fast keeps {} for {}: {} {}", targets, block, decision, stats);
       return;
     }
     Pipeline.Targets before = targets;

@@ -1,0 +1,198 @@
+package io.curtail.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.datanode.fault.DiskFault;
+import io.curtail.testcluster.Fault;
+import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.SeededData;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Curtail's writer when DataNodes die or slow down: recovery, fail-fast replacement, and the
+ * cases where it must not replace. Each test starts its own cluster (faults and the JVM's
+ * latency knowledge must not leak between them); every file is read back byte for byte with the
+ * stock client and must end with its full replication.
+ */
+class FailFastWriteTest {
+  private static final int MIB = 1024 * 1024;
+  private static final Duration SLOW = Duration.ofMillis(10);
+
+  private static Map<String, String> settings(String... kv) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  private static FSDataOutputStream create(CurtailDistributedFileSystem fs, Path p,
+      short replication, long blockSize, InetSocketAddress... favoured) throws IOException {
+    return fs.create(p, null, EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE), 4096,
+        replication, blockSize, null, null, favoured.length == 0 ? null : favoured);
+  }
+
+  private static void write(CurtailDistributedFileSystem fs, Path p, long seed, long length,
+      short replication, long blockSize, InetSocketAddress... favoured) throws IOException {
+    try (FSDataOutputStream out = create(fs, p, replication, blockSize, favoured)) {
+      SeededData.write(out, seed, length);
+    }
+  }
+
+  private static void verify(FaultyCluster c, DistributedFileSystem stock, Path p, long seed,
+      long length, int replication) throws IOException {
+    assertEquals(length, stock.getFileStatus(p).getLen(), "length of " + p);
+    SeededData.verify(stock, p, seed, length);
+    c.awaitReplicas(stock, p, replication);
+  }
+
+  @Test
+  void dataNodeKilledMidBlockIsReplacedAndTheFileIsWhole() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(4 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
+      Path p = new Path("/killed");
+      long length = 6 * MIB;
+      Fault stopped = null;
+      try (FSDataOutputStream out = create(fs, p, (short) 3, 4 * MIB)) {
+        SeededData.write(out, 1, MIB);
+        out.hflush();
+        int victim = c.replicas(stock, p).get(0).get(1); // a DataNode in the middle
+        stopped = c.stop(victim);
+        byte[] rest = new byte[(int) (length - MIB)];
+        SeededData.fill(1, MIB, rest, 0, rest.length);
+        out.write(rest);
+      }
+      assertTrue(fs.pipelineRecoveries() >= 1, "recovered " + fs.pipelineRecoveries());
+      verify(c, stock, p, 1, length, 3);
+      stopped.close();
+    }
+  }
+
+  @Test
+  void slowDataNodeIsReplacedAndLaterBlocksAvoidIt() throws Exception {
+    // Replication 2: a stock ack then tells each DataNode's share exactly, wherever the slow
+    // one sits in the pipeline.
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(4 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings());
+        Fault slow = c.slowDisk(0, DiskFault.serviceTime(SLOW))) {
+      Path first = new Path("/slow/first");
+      write(fs, first, 2, 4 * MIB, (short) 2, 4 * MIB, c.address(0), c.address(1));
+      assertEquals(1, fs.replacements(), "dn0 replaced once in the first file's pipeline");
+      verify(c, stock, first, 2, 4 * MIB, 2);
+      assertFalse(c.replicas(stock, first).get(0).contains(0), "dn0 left the pipeline");
+
+      Path later = new Path("/slow/later");
+      write(fs, later, 3, 12 * MIB, (short) 2, 4 * MIB);
+      verify(c, stock, later, 3, 12 * MIB, 2);
+      for (List<Integer> block : c.replicas(stock, later)) {
+        assertFalse(block.contains(0), "a later block avoids dn0: " + c.replicas(stock, later));
+      }
+      assertEquals(1, fs.replacements(), "no replacement needed for later blocks");
+    }
+  }
+
+  @Test
+  void equallySlowDataNodesAreNotReplaced() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(4 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
+      List<Fault> slow = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        slow.add(c.slowDisk(i, DiskFault.serviceTime(SLOW)));
+      }
+      for (short replication = 2; replication <= 3; replication++) {
+        Path p = new Path("/equal/r" + replication);
+        write(fs, p, replication, 4 * MIB, replication, 4 * MIB);
+        verify(c, stock, p, replication, 4 * MIB, replication);
+      }
+      assertEquals(0, fs.replacements(), "nobody is slower than the others");
+      for (Fault f : slow) {
+        f.close();
+      }
+    }
+  }
+
+  @Test
+  void withoutASpareDataNodeTheWriteCarriesOn() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(2).blockSize(4 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings());
+        Fault slow = c.slowDisk(0, DiskFault.serviceTime(SLOW))) {
+      Path p = new Path("/nospare");
+      write(fs, p, 5, 4 * MIB, (short) 2, 4 * MIB);
+      assertEquals(0, fs.replacements());
+      verify(c, stock, p, 5, 4 * MIB, 2);
+    }
+  }
+
+  @Test
+  void slowReplacementsAreAbortedAndRetriedABoundedNumberOfTimes() throws Exception {
+    // dn0 is slow in the pipeline {dn0, dn1}; every spare is slower still, so each rebuild overruns
+    // its timeout. Two tries are allowed: two aborts, then the block keeps its pipeline.
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(5).blockSize(8 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings(
+            "curtail.write.failfast.max.attempts", "2",
+            "curtail.write.failfast.reconstruction.min.timeout.ms", "200"));
+        Fault slow = c.slowDisk(0, DiskFault.serviceTime(SLOW))) {
+      List<Fault> slower = new ArrayList<>();
+      for (int i = 2; i < 5; i++) {
+        slower.add(c.slowDisk(i, DiskFault.serviceTime(Duration.ofMillis(100))));
+      }
+      Path p = new Path("/abort");
+      write(fs, p, 6, 4 * MIB, (short) 2, 8 * MIB, c.address(0), c.address(1));
+      assertEquals(0, fs.replacements());
+      assertEquals(2, fs.rebuildsAborted(), "two tries, each aborted");
+      for (Fault f : slower) {
+        f.close();
+      }
+      verify(c, stock, p, 6, 4 * MIB, 2);
+      assertTrue(c.replicas(stock, p).get(0).contains(0), "dn0 kept");
+    }
+  }
+
+  @Test
+  void sixteenConcurrentWritersUnderASlowDataNode() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings());
+        Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(5)))) {
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        int n = i;
+        done.add(pool.submit(() -> {
+          write(fs, new Path("/many/f" + n), 100 + n, 2 * MIB + n * 999, (short) 3, MIB);
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+      pool.shutdown();
+      for (int i = 0; i < 16; i++) {
+        verify(c, stock, new Path("/many/f" + i), 100 + i, 2 * MIB + i * 999, 3);
+      }
+    }
+  }
+}
