@@ -11,10 +11,13 @@ final class Batch {
   final long hedgesTried;
   final long hedgesWon;
   final long replacements;
+  /** Blocks Curtail's writer allocated (0 for stock modes, which do not count them). */
+  final long blocksWritten;
   final long backgroundBytes;
 
   Batch(List<FileSample> samples, long wallNanos, long bytesWritten, long bytesVerified,
-      long hedgesTried, long hedgesWon, long replacements, long backgroundBytes) {
+      long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
+      long backgroundBytes) {
     this.samples = samples;
     this.wallNanos = wallNanos;
     this.bytesWritten = bytesWritten;
@@ -22,6 +25,7 @@ final class Batch {
     this.hedgesTried = hedgesTried;
     this.hedgesWon = hedgesWon;
     this.replacements = replacements;
+    this.blocksWritten = blocksWritten;
     this.backgroundBytes = backgroundBytes;
   }
 }

@@ -40,28 +40,18 @@ public enum Mode {
       StockHedgedPool.reset();
     }
   },
-  /** Curtail with static hedged reads at the same threshold as {@code stock-hedged}. */
+  /** Curtail with fail-fast writes and static hedged reads at {@code stock-hedged}'s threshold. */
   CURTAIL_STATIC("curtail-static", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "static", o);
     }
-
-    @Override
-    boolean appliesTo(Scenario s) {
-      return s.workload().reads(); // until fail-fast writes land, Curtail only changes reads
-    }
   },
-  /** Curtail with smart hedged reads (the static threshold only bootstraps). */
+  /** Curtail with fail-fast writes and smart hedged reads (the static threshold bootstraps). */
   CURTAIL("curtail", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "smart", o);
-    }
-
-    @Override
-    boolean appliesTo(Scenario s) {
-      return s.workload().reads();
     }
   },
   /** The stock client with the faulty DataNode healthy: the best achievable. */

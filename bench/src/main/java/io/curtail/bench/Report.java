@@ -20,9 +20,9 @@ import java.util.Map;
  */
 final class Report {
   private static final String HEADER = String.format(Locale.ROOT,
-      "%-14s %6s %9s %9s %9s %9s %9s %8s %7s %5s %5s %11s %9s %10s %11s",
+      "%-14s %6s %9s %9s %9s %9s %9s %8s %7s %5s %7s %11s %9s %10s %11s",
       "mode", "files", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "MiB/s", "hedges",
-      "won", "repl", "verified", "all ok", "p99/stock", "p99/oracle");
+      "won", "repl/blk", "verified", "all ok", "p99/stock", "p99/oracle");
 
   private Report() {}
 
@@ -41,9 +41,9 @@ final class Report {
 
   private static String row(Summary m) {
     return String.format(Locale.ROOT,
-        "%-14s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %7d %5d %5d %11s %9s %10s %11s",
+        "%-14s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %7d %5d %7s %11s %9s %10s %11s",
         m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec,
-        m.hedgesTried, m.hedgesWon, m.replacements, mib(m.bytesVerified),
+        m.hedgesTried, m.hedgesWon, m.replacementsPerBlocks(), mib(m.bytesVerified),
         m.bytesVerified == m.bytes ? "yes" : "NO", ratio(m.p99VsStock), ratio(m.p99VsOracle));
   }
 
@@ -116,6 +116,7 @@ final class Report {
         j.put("hedges_tried", m.hedgesTried);
         j.put("hedges_won", m.hedgesWon);
         j.put("replacements", m.replacements);
+        j.put("blocks_written", m.blocksWritten);
         j.put("bytes", m.bytes);
         j.put("bytes_verified", m.bytesVerified);
         j.put("background_bytes", m.backgroundBytes);
@@ -187,14 +188,14 @@ final class Report {
             + s.workload() + ".");
         w.println();
         w.println("| mode | files | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | MiB/s | hedges"
-            + " | won | replacements | verified | all ok | p99/stock | p99/oracle |");
+            + " | won | replaced/blocks | verified | all ok | p99/stock | p99/oracle |");
         w.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
         for (Summary m : sr.summaries) {
           w.println(String.format(Locale.ROOT,
-              "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %d | %s | %s | %s"
+              "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %s | %s | %s | %s"
                   + " | %s |",
               m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec,
-              m.hedgesTried, m.hedgesWon, m.replacements, mib(m.bytesVerified),
+              m.hedgesTried, m.hedgesWon, m.replacementsPerBlocks(), mib(m.bytesVerified),
               m.bytesVerified == m.bytes ? "yes" : "**NO**", ratio(m.p99VsStock),
               ratio(m.p99VsOracle)));
         }

@@ -84,6 +84,8 @@ final class Runner {
     DFSHedgedReadMetrics hedges = null;
     long hedgesTried = 0;
     long hedgesWon = 0;
+    long replacements = 0;
+    long blocks = 0;
     long wall;
     long background;
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
@@ -116,6 +118,8 @@ final class Runner {
       } else if (fs instanceof CurtailDistributedFileSystem) { // per client, new each batch
         hedgesTried = ((CurtailDistributedFileSystem) fs).hedgesTried();
         hedgesWon = ((CurtailDistributedFileSystem) fs).hedgesWon();
+        replacements = ((CurtailDistributedFileSystem) fs).replacements();
+        blocks = ((CurtailDistributedFileSystem) fs).blocksWritten();
       }
     } finally {
       clients.shutdownNow();
@@ -127,7 +131,8 @@ final class Runner {
       readVerified += f.op.equals("write") ? 0 : f.bytes;
     }
     return new Batch(new ArrayList<>(samples), wall, writtenAndVerified[0],
-        writtenAndVerified[1] + readVerified, hedgesTried, hedgesWon, 0, background);
+        writtenAndVerified[1] + readVerified, hedgesTried, hedgesWon, replacements, blocks,
+        background);
   }
 
   private void runClient(FileSystem fs, Scenario s, Mode mode, int round, int client, Path out,

@@ -17,6 +17,7 @@ public final class Summary {
   final long hedgesTried;
   final long hedgesWon;
   final long replacements;
+  final long blocksWritten;
   final long bytes;
   final long bytesVerified;
   final long backgroundBytes;
@@ -34,6 +35,7 @@ public final class Summary {
     long tried = 0;
     long won = 0;
     long replaced = 0;
+    long blocks = 0;
     long background = 0;
     for (Batch b : batches) {
       for (FileSample f : b.samples) {
@@ -45,6 +47,7 @@ public final class Summary {
       tried += b.hedgesTried;
       won += b.hedgesWon;
       replaced += b.replacements;
+      blocks += b.blocksWritten;
       background += b.backgroundBytes;
     }
     latencies.sort(null);
@@ -60,7 +63,13 @@ public final class Summary {
     this.hedgesTried = tried;
     this.hedgesWon = won;
     this.replacements = replaced;
+    this.blocksWritten = blocks;
     this.backgroundBytes = background;
+  }
+
+  /** Replacements as "replaced/blocks" where the blocks are known, else the count alone. */
+  String replacementsPerBlocks() {
+    return blocksWritten > 0 ? replacements + "/" + blocksWritten : Long.toString(replacements);
   }
 
   static Summary of(String scenario, String mode, List<Batch> batches) {

@@ -11,11 +11,13 @@ import java.util.List;
  * <ol>
  *   <li><b>Check.</b> Only once every DataNode of the pipeline has {@code minSamples} recent packet
  *       latencies. The slowest DataNode (highest percentile latency) is slow if its percentile
- *       exceeds {@code factor} × the fastest DataNode's percentile, and exceeds it by at least
- *       {@code minSlowdownNanos}. Comparing DataNodes with each other keeps the check blind to why
- *       a node is slow and loose enough to leave alone a node that is merely older (§4.1); the
- *       absolute margin only keeps sub-millisecond timings, where scheduling jitter is a large
- *       factor, from deciding anything.
+ *       exceeds {@code factor} × the fastest DataNode's percentile and exceeds it by at least
+ *       {@code minSlowdownNanos}, and the same holds of their means. Comparing DataNodes with
+ *       each other keeps the check blind to why a node is slow and loose enough to leave alone a
+ *       node that is merely older (§4.1). The absolute margin keeps millisecond timings, where
+ *       scheduling jitter is a large factor, from deciding anything; the mean keeps a DataNode
+ *       whose tail alone is long (a GC pause, a burst of CPU contention), which costs little on
+ *       average, from paying for a pipeline recovery.
  *   <li><b>Decide.</b> Keeping the pipeline costs the slowest DataNode's mean packet latency for
  *       each packet still to write. Replacing costs rebuilding the bytes already committed to the
  *       block on the new DataNode, at the source's rate (its mean packet latency per packet's
@@ -89,9 +91,9 @@ public final class FailFast {
     }
     int fastest = nthFastestExcept(pipeline, slowest, 0);
     LatencyStats slow = pipeline.get(slowest);
-    long fastestNanos = pipeline.get(fastest).percentileNanos();
-    if (slow.percentileNanos() <= factor * fastestNanos
-        || slow.percentileNanos() - fastestNanos < minSlowdownNanos) {
+    LatencyStats quick = pipeline.get(fastest);
+    if (!slower(slow.percentileNanos(), quick.percentileNanos())
+        || !slower(slow.meanNanos(), quick.meanNanos())) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOT_SLOW);
     }
     if (abortedAttempts >= maxAttempts) {
@@ -117,6 +119,11 @@ public final class FailFast {
     long timeout = Math.max(minRebuildTimeoutNanos, (long) Math.ceil(rebuildNanos));
     return FailFastDecision.replace(slowest, source, timeout, (long) keepNanos,
         (long) replaceNanos);
+  }
+
+  /** Whether {@code nanos} is slow next to {@code fastest}: by the factor, and by the margin. */
+  private boolean slower(long nanos, long fastest) {
+    return nanos > factor * fastest && nanos - fastest >= minSlowdownNanos;
   }
 
   /** Index of the {@code rank}-th fastest DataNode (0 = fastest) other than {@code skip}. */

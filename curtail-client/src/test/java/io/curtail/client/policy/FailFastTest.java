@@ -52,6 +52,14 @@ class FailFastTest {
   }
 
   @Test
+  void aLongTailAloneIsNotSlow() {
+    // p95 10× the fastest's, but the mean only 2×: a burst of jitter, not a slow DataNode.
+    LatencyStats tail = LatencyStats.of(100, 30 * MS, 2 * MS);
+    assertEquals(Reason.NOT_SLOW,
+        policy.decide(pipeline(node(1), tail, node(1)), 0, PACKET, 1000, 0).reason());
+  }
+
+  @Test
   void keepsWhenTheBlockIsNearlyDone() {
     // 2000 packets written, 5 to go. Keep: 30ms × 5 = 150ms. Replace: rebuild 2000 × 1ms = 2s.
     FailFastDecision d = policy.decide(pipeline(node(1), node(30), node(2)), 2000L * PACKET,
@@ -78,8 +86,8 @@ class FailFastTest {
     // Exactly 3× is within the factor; just over is slow.
     assertEquals(Reason.NOT_SLOW,
         policy.decide(pipeline(node(10), node(30)), 0, PACKET, 1000, 0).reason());
-    assertTrue(policy.decide(pipeline(node(10), LatencyStats.of(100, 30 * MS + 1, 30 * MS)), 0,
-        PACKET, 1000, 0).replace());
+    assertTrue(policy.decide(pipeline(node(10), LatencyStats.of(100, 30 * MS + 1, 30 * MS + 1)),
+        0, PACKET, 1000, 0).replace());
   }
 
   @Test
@@ -140,12 +148,12 @@ class FailFastTest {
 
   @Test
   void usesMeansForCostAndPercentilesForTheCheck() {
-    // The slow node's p95 is 100ms but its mean only 3ms: keeping costs 3ms × 100 = 300ms,
-    // replacing costs 100 packets × 1ms rebuild + 100 × 2ms = 300ms: break-even, keep.
-    LatencyStats spiky = LatencyStats.of(100, 100 * MS, 3 * MS);
+    // The slow node's p95 is 100ms but its mean only 3.5ms: keeping costs 3.5ms × 100 = 350ms,
+    // replacing costs 200 packets × 1ms rebuild + 100 × 2ms = 400ms: keep.
+    LatencyStats spiky = LatencyStats.of(100, 100 * MS, 3 * MS + MS / 2);
     LatencyStats fast = LatencyStats.of(100, 2 * MS, 1 * MS);
     LatencyStats other = LatencyStats.of(100, 3 * MS, 3 * MS);
-    FailFastDecision d = policy.decide(pipeline(fast, spiky, other), 100L * PACKET, PACKET, 100, 0);
+    FailFastDecision d = policy.decide(pipeline(fast, spiky, other), 200L * PACKET, PACKET, 100, 0);
     assertEquals(Reason.NOT_WORTH_IT, d.reason());
   }
 
