@@ -40,8 +40,15 @@ final class Pipeline implements Closeable {
   static void transfer(SocketFactory sockets, DFSClient client, DatanodeInfo source,
       ExtendedBlock block, Token<BlockTokenIdentifier> token, Targets target, int timeoutMs)
       throws IOException {
-    try (Socket socket = sockets.createSocket();
-        Peer peer = DataNodeLink.connect(socket, client, token, source, timeoutMs)) {
+    Socket socket = sockets.createSocket();
+    Peer peer;
+    try {
+      peer = DataNodeLink.connect(socket, client, token, source, timeoutMs);
+    } catch (IOException e) {
+      socket.close();
+      throw new SourceUnreachableException("cannot reach " + source + ": " + e, e);
+    }
+    try (Socket s = socket; Peer p = peer) {
       peer.setWriteTimeout(timeoutMs);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
       new Sender(out).transferBlock(block, token, client.getClientName(), target.nodes,
@@ -49,6 +56,13 @@ final class Pipeline implements Closeable {
       out.flush();
       DataNodeLink.response(peer.getInputStream(),
           "copying " + block + " from " + source + " to " + target);
+    }
+  }
+
+  /** The replica a rebuild was to copy from could not be reached. */
+  static final class SourceUnreachableException extends IOException {
+    SourceUnreachableException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 

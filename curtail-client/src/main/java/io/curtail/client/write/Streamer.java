@@ -414,25 +414,24 @@ final class Streamer {
   /**
    * addBlock, with the DataNodes that failed this file and those the JVM recently judged slow
    * excluded; retried while the NameNode waits for the previous block's replicas, as stock
-   * clients do. The slow ones are dropped from the exclusions if the NameNode cannot give a full
-   * pipeline without them.
+   * clients do. If the NameNode cannot give a full pipeline without them, the block is asked for
+   * again without exclusions: replication comes before avoiding a node.
    */
   private LocatedBlock allocateBlock() throws IOException {
-    List<DatanodeInfo> avoided = ctx.slowNodes.avoided();
-    avoided.removeAll(failed);
-    while (true) {
-      List<DatanodeInfo> excluded = new ArrayList<>(failed);
-      excluded.addAll(avoided);
-      LocatedBlock located = addBlockRetrying(excluded.toArray(new DatanodeInfo[0]));
-      if (avoided.isEmpty() || located.getLocations().length >= replication) {
-        return located;
+    List<DatanodeInfo> excluded = new ArrayList<>(failed);
+    for (DatanodeInfo slow : ctx.slowNodes.avoided()) {
+      if (!excluded.contains(slow)) {
+        excluded.add(slow);
       }
-      LOG.info("Without the recently slow DataNodes {} the NameNode placed {} of {} on only {}"
-          + " DataNodes; asking again without avoiding them", avoided, located.getBlock(), src,
-          located.getLocations().length);
-      client.getNamenode().abandonBlock(located.getBlock(), fileId, src, client.getClientName());
-      avoided = new ArrayList<>();
     }
+    LocatedBlock located = addBlockRetrying(excluded.toArray(new DatanodeInfo[0]));
+    if (excluded.isEmpty() || located.getLocations().length >= replication) {
+      return located;
+    }
+    LOG.info("Excluding {} the NameNode placed {} of {} on only {} DataNodes; asking again"
+        + " without exclusions", excluded, located.getBlock(), src, located.getLocations().length);
+    client.getNamenode().abandonBlock(located.getBlock(), fileId, src, client.getClientName());
+    return addBlockRetrying(new DatanodeInfo[0]);
   }
 
   private LocatedBlock addBlockRetrying(DatanodeInfo[] excluded) throws IOException {
@@ -531,17 +530,20 @@ final class Streamer {
       while (true) {
         PipelineAck ack = p.readAck();
         long now = System.nanoTime();
-        if (ack.getNumOfReplies() != windows.length) {
-          throw new IOException("ack for seqno " + ack.getSeqno() + " has "
-              + ack.getNumOfReplies() + " replies from a pipeline of " + windows.length);
-        }
-        for (int i = 0; i < windows.length && bad < 0; i++) {
+        // A DataNode that lost its downstream answers with its own status and its mirror's
+        // ERROR, so the statuses come first: the first failure names the DataNode to blame.
+        int replies = Math.min(ack.getNumOfReplies(), windows.length);
+        for (int i = 0; i < replies; i++) {
           Status status = PipelineAck.getStatusFromHeader(ack.getHeaderFlag(i));
           if (status != Status.SUCCESS) {
             bad = i;
             throw new IOException(p.targets.nodes[i] + " answered " + status + " for seqno "
                 + ack.getSeqno());
           }
+        }
+        if (ack.getNumOfReplies() != windows.length) {
+          throw new IOException("ack for seqno " + ack.getSeqno() + " has "
+              + ack.getNumOfReplies() + " replies from a pipeline of " + windows.length);
         }
         if (ack.getSeqno() == Packet.HEARTBEAT_SEQNO) {
           continue;
@@ -707,6 +709,9 @@ final class Streamer {
       Pipeline.Targets grown = replaceOne(t, null, source, timeoutMs);
       if (grown != null) {
         t = grown;
+      } else if (failed.contains(t.nodes[source]) && t.size() > 1) {
+        t = t.without(source); // the source itself is gone
+        sourceIndex = -1;
       }
     }
     if (t.size() < replication) {
@@ -765,6 +770,11 @@ final class Streamer {
       Pipeline.transfer(ctx.sockets, client, existing.nodes[source], current,
           grown.getBlockToken(), newcomer, (int) Math.min(Integer.MAX_VALUE, timeoutMs));
       return all;
+    } catch (Pipeline.SourceUnreachableException e) {
+      LOG.warn("Cannot rebuild {} of {} from {}: {}", block, src, existing.nodes[source],
+          e.getMessage());
+      failed.add(existing.nodes[source]);
+      return null;
     } catch (IOException e) {
       LOG.warn("Rebuilding {} of {} on {} from {} failed or overran {} ms: {}", block, src,
           newcomer, existing.nodes[source], timeoutMs, e.toString());
