@@ -46,12 +46,22 @@ public enum Mode {
     public void configure(Configuration conf, Options o) {
       curtail(conf, "static", o);
     }
+
+    @Override
+    void afterBatch() {
+      CurtailDistributedFileSystem.resetJvmKnowledge();
+    }
   },
   /** Curtail with fail-fast writes and smart hedged reads (the static threshold bootstraps). */
   CURTAIL("curtail", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "smart", o);
+    }
+
+    @Override
+    void afterBatch() {
+      CurtailDistributedFileSystem.resetJvmKnowledge();
     }
   },
   /** The stock client with the faulty DataNode healthy: the best achievable. */

@@ -94,6 +94,15 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     return LatencyRegistry.shared();
   }
 
+  /**
+   * Forgets what this JVM learnt of DataNodes: every latency and every slowness judgement. For
+   * experiments that must start cold (each benchmark batch does); a running job never needs it.
+   */
+  public static void resetJvmKnowledge() {
+    LatencyRegistry.shared().clear();
+    WriteContext.forgetSlowNodes();
+  }
+
   /** Hedges this client started; 0 with hedging off. */
   public long hedgesTried() {
     return reads == null ? 0 : reads.hedgesTried();

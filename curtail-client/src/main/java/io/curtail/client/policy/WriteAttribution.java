@@ -19,9 +19,11 @@ package io.curtail.client.policy;
  * </ul>
  * The first DataNode's service time is evidence about it. The rest's is evidence about position 1
  * when it is the only downstream DataNode. With more, it is the slowest downstream DataNode's time,
- * an upper bound for each: it is recorded for all of them only when it is no larger than the first
- * DataNode's (so it blames none of them), and otherwise nobody downstream gets a sample, since the
- * stock ack cannot say which of them is slow.
+ * an upper bound for each: it is recorded for all of them when it is no larger than the first
+ * DataNode's (so it blames none of them). When it is larger, it belongs to the one downstream
+ * DataNode the client does not already know to be fast (from what it saw of the others elsewhere,
+ * see {@link #knownFast}); if there is no such single one, nobody downstream gets a sample, since
+ * the stock ack cannot say which of them is slow.
  *
  * <p>An ack whose downstream time is negative or longer than the round trip is not physical (a
  * DataNode that misreports): it is evidence about nobody, and does not move the stages' clocks.
@@ -31,6 +33,7 @@ public final class WriteAttribution {
   public static final long NO_EVIDENCE = -1;
 
   private final int nodes;
+  private final boolean[] knownFast;
   private long headDeparted = Long.MIN_VALUE;
   private long lastAck = Long.MIN_VALUE;
 
@@ -40,6 +43,15 @@ public final class WriteAttribution {
       throw new IllegalArgumentException("a pipeline has at least one DataNode, got " + nodes);
     }
     this.nodes = nodes;
+    this.knownFast = new boolean[nodes];
+  }
+
+  /**
+   * Marks the pipeline positions the caller knows, from other evidence, to be fast; read by later
+   * calls. Position 0 is ignored (its share is always measured).
+   */
+  public void knownFast(int position, boolean fast) {
+    knownFast[position] = fast;
   }
 
   /**
@@ -72,6 +84,19 @@ public final class WriteAttribution {
     if (nodes == 2 || (nodes > 2 && rest <= head)) {
       for (int i = 1; i < nodes; i++) {
         samples[i] = Math.max(0, rest);
+      }
+    } else if (nodes > 2) {
+      int suspect = -1;
+      for (int i = 1; i < nodes; i++) {
+        if (!knownFast[i]) {
+          if (suspect >= 0) {
+            return; // two or more could be the slow one
+          }
+          suspect = i;
+        }
+      }
+      if (suspect > 0) {
+        samples[suspect] = rest;
       }
     }
   }

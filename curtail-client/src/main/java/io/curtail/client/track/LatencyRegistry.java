@@ -75,6 +75,11 @@ public final class LatencyRegistry {
     return trackers.get(node);
   }
 
+  /** Forgets every DataNode: streams start learning again from nothing. */
+  public void clear() {
+    trackers.clear();
+  }
+
   /** Trackers currently held. */
   public int size() {
     return trackers.size();

@@ -24,6 +24,9 @@ import org.apache.hadoop.util.DataChecksum;
  */
 public final class CurtailOutputStream extends OutputStream implements Syncable,
     StreamCapabilities {
+  /** First wait before asking the NameNode again to complete the file; doubles from there. */
+  private static final long FIRST_COMPLETE_RETRY_MS = 25;
+
   private final WriteContext ctx;
   private final String src;
   private final long fileId;
@@ -229,10 +232,13 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
 
   /**
    * Completes the file at the NameNode, retrying while it waits for the last block's minimum
-   * replicas to report, as stock clients do.
+   * replicas to report, as stock clients do, but polling sooner at first: after a pipeline
+   * recovery the new replicas report within milliseconds, and stock's first wait (400 ms by
+   * default) would be most of a small file's write time.
    */
   private void complete(ExtendedBlock last) throws IOException {
-    long sleepMs = ctx.client.getConf().getBlockWriteLocateFollowingInitialDelayMs();
+    long sleepMs = Math.min(FIRST_COMPLETE_RETRY_MS,
+        ctx.client.getConf().getBlockWriteLocateFollowingInitialDelayMs());
     int retries = ctx.client.getConf().getNumBlockWriteLocateFollowingRetry();
     for (int attempt = 0; ; attempt++) {
       boolean done;

@@ -52,10 +52,6 @@ import org.slf4j.LoggerFactory;
 final class Streamer {
   private static final Logger LOG = LoggerFactory.getLogger(Streamer.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
-  /** Acks between two fail-fast checks: a check costs about a microsecond per DataNode. */
-  static final int FAIL_FAST_CHECK_EVERY = 8;
-  /** What {@link #nextPacket} returns when enough acks arrived for a fail-fast check. */
-  private static final Packet CHECK = Packet.endOfBlock(0);
 
   private final WriteContext ctx;
   private final DFSClient client;
@@ -81,31 +77,46 @@ final class Streamer {
   private PipelineFailure ackFailure;
   private boolean finishing;
   private boolean finished;
-  private int acksSinceCheck;
 
   // The streamer thread's.
   private ExtendedBlock block;
   private Token<BlockTokenIdentifier> token;
   private Pipeline.Targets targets;
-  private Pipeline pipeline;
+  private volatile Pipeline pipeline;
   private Thread ackReader;
   private long bytesSent;
   private ExtendedBlock previous;
   private BlockConstructionStage appendStage;
   private final Set<DatanodeInfo> failed = new LinkedHashSet<>();
-  private int abortedAttempts;
-  private boolean noSpare;
+  private volatile int abortedAttempts;
+  private volatile boolean noSpare;
   private int recoveriesWithoutProgress;
   private long ackedAtLastRecovery = -1;
+  /** The streamer thread's buffer for latency statistics (the ack reader has its own). */
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
+  /** Bytes of data in a full packet, the unit of the fail-fast cost model. */
+  private final int packetBytes;
 
-  /** A pipeline failed; {@code badIndex} is the DataNode to blame, -1 if none can be. */
+  /**
+   * A pipeline failed, or was stopped on purpose to replace a slow DataNode. {@code badIndex} is
+   * the DataNode to blame (-1 if none can be); a fail-fast stop carries the policy's decision and
+   * the statistics it was made on.
+   */
   private static final class PipelineFailure extends IOException {
     final int badIndex;
+    final FailFastDecision failFast;
+    final List<LatencyStats> stats;
 
     PipelineFailure(String message, int badIndex, Throwable cause) {
+      this(message, badIndex, cause, null, null);
+    }
+
+    PipelineFailure(String message, int badIndex, Throwable cause, FailFastDecision failFast,
+        List<LatencyStats> stats) {
       super(message, cause);
       this.badIndex = badIndex;
+      this.failFast = failFast;
+      this.stats = stats;
     }
   }
 
@@ -122,6 +133,7 @@ final class Streamer {
     int body = client.getConf().getWritePacketSize()
         - org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader.PKT_MAX_HEADER_LEN;
     this.chunksPerPacket = Math.max(1, body / chunk);
+    this.packetBytes = chunksPerPacket * checksum.getBytesPerChecksum();
     this.favoredNodes = favoredNodes;
     this.addBlockFlags = EnumSet.noneOf(AddBlockFlag.class);
     if (flags.contains(CreateFlag.NO_LOCAL_WRITE)) {
@@ -271,9 +283,9 @@ final class Streamer {
   }
 
   /**
-   * The packet to send next, left at the head of the queue until sent; {@link #CHECK} when
-   * enough acks arrived for a fail-fast check; a heartbeat when the pipeline has been idle for half
-   * the socket timeout; null once the writer finished and every packet is acknowledged.
+   * The packet to send next, left at the head of the queue until sent; a heartbeat when the
+   * pipeline has been idle for half the socket timeout; null once the writer finished and every
+   * packet is acknowledged.
    */
   private Packet nextPacket() throws IOException {
     long idleLimit = TimeUnit.MILLISECONDS.toNanos(client.getConf().getSocketTimeout() / 2);
@@ -285,10 +297,6 @@ final class Streamer {
         }
         if (ackFailure != null) {
           throw ackFailure;
-        }
-        if (acksSinceCheck >= FAIL_FAST_CHECK_EVERY && pipeline != null) {
-          acksSinceCheck = 0;
-          return CHECK;
         }
         if (!queued.isEmpty() && (!queued.peekFirst().lastInBlock || inFlight.isEmpty())) {
           // A block's end goes only once all its data is acknowledged.
@@ -311,10 +319,6 @@ final class Streamer {
   }
 
   private void step(Packet p) throws IOException {
-    if (p == CHECK) {
-      maybeFailFast();
-      return;
-    }
     if (p.isHeartbeat()) {
       sendOnPipeline(p);
       return;
@@ -495,7 +499,8 @@ final class Streamer {
     for (int i = 0; i < nodes.length; i++) {
       windows[i] = ctx.registry.tracker(NodeId.of(nodes[i].getXferAddr())).writes();
     }
-    ackReader = new Thread(() -> readAcks(p, windows), "curtail-acks " + block);
+    WriteAttribution a = new WriteAttribution(nodes.length);
+    ackReader = new Thread(() -> readAcks(p, windows, a), "curtail-acks " + block);
     ackReader.setDaemon(true);
     ackReader.start();
   }
@@ -522,9 +527,10 @@ final class Streamer {
    * Reads acks in order, matching each to the oldest packet in flight, records each DataNode's
    * share of the packet's latency, and reports the first DataNode that says it failed.
    */
-  private void readAcks(Pipeline p, LatencyWindow[] windows) {
+  private void readAcks(Pipeline p, LatencyWindow[] windows, WriteAttribution attribution) {
     long[] samples = new long[windows.length];
-    WriteAttribution attribution = new WriteAttribution(windows.length);
+    long[] scratch = new long[LatencyWindow.CAPACITY];
+    List<LatencyStats> stats = new ArrayList<>(windows.length);
     int bad = -1;
     try {
       while (true) {
@@ -558,10 +564,11 @@ final class Streamer {
           inFlight.removeFirst();
           lastAckedSeqno = acked.seqno();
           bytesAcked = Math.max(bytesAcked, acked.end());
-          acksSinceCheck++;
           notifyAll();
         }
-        attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
+        synchronized (attribution) {
+          attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
+        }
         for (int i = 0; i < samples.length; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
             windows[i].record(samples[i]);
@@ -571,6 +578,9 @@ final class Streamer {
           progress.progress();
         }
         if (acked.lastInBlock) {
+          return;
+        }
+        if (failFastStops(p, attribution, scratch, stats)) {
           return;
         }
       }
@@ -631,6 +641,10 @@ final class Streamer {
    * to blame (the first if none can be) is dropped and replaced, and the pipeline set up again.
    */
   private void recover(PipelineFailure f) throws IOException {
+    if (f.failFast != null) {
+      replaceSlow(f.failFast, f.stats);
+      return;
+    }
     stopPipeline();
     boolean closing = requeueInFlight();
     ctx.recoveries.increment();
@@ -666,19 +680,26 @@ final class Streamer {
     Pipeline.Targets t = targets.without(bad);
     if (closing) {
       // The block is complete on the survivors; the NameNode re-replicates a finalized block.
-      reopen(t, BlockConstructionStage.PIPELINE_CLOSE_RECOVERY);
-      stopPipeline();
-      Packet end;
-      synchronized (this) {
-        end = queued.pollFirst();
-        lastAckedSeqno = end.seqno();
-        bytesAcked = end.end();
-        notifyAll();
-      }
-      endBlock();
+      closeRecovered(t);
       return;
     }
     reopen(restoreReplication(t, -1), BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
+  }
+
+  /**
+   * Finishes a block whose end-of-block packet was in flight when its pipeline stopped: the
+   * DataNodes in {@code t} finalise their replicas during the recovery setup itself.
+   */
+  private void closeRecovered(Pipeline.Targets t) throws IOException {
+    reopen(t, BlockConstructionStage.PIPELINE_CLOSE_RECOVERY);
+    stopPipeline();
+    synchronized (this) {
+      Packet end = queued.pollFirst();
+      lastAckedSeqno = end.seqno();
+      bytesAcked = end.end();
+      notifyAll();
+    }
+    endBlock();
   }
 
   /** Moves packets in flight back to the head of the queue; whether the block's end was one. */
@@ -788,7 +809,7 @@ final class Streamer {
     int best = 0;
     long bestNanos = Long.MAX_VALUE;
     for (int i = 0; i < t.size(); i++) {
-      LatencyStats s = stats(t.nodes[i]);
+      LatencyStats s = stats(t.nodes[i], scratch);
       long nanos = s.samples() == 0 ? Long.MAX_VALUE - 1 : s.percentileNanos();
       if (nanos < bestNanos) {
         best = i;
@@ -798,7 +819,7 @@ final class Streamer {
     return best;
   }
 
-  private LatencyStats stats(DatanodeInfo node) {
+  private LatencyStats stats(DatanodeInfo node, long[] scratch) {
     return ctx.registry.tracker(NodeId.of(node.getXferAddr())).writes()
         .stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(), scratch);
   }
@@ -806,36 +827,59 @@ final class Streamer {
   // ---- Fail fast (paper §4.2).
 
   /**
-   * Asks the fail-fast policy about the current pipeline and, if replacing its slowest DataNode
-   * pays, replaces it: a new DataNode rebuilt from the fastest replica within the policy's
-   * timeout, retried with the next-fastest source and a longer expected time when it overruns,
-   * at most {@code curtail.write.failfast.max.attempts} times per block.
+   * Asks the fail-fast policy about pipeline {@code p} after an ack (on the ack reader's thread:
+   * the streamer may be blocked sending to the very DataNode that is slow) and, when replacing
+   * its slowest DataNode pays, stops the pipeline with the decision for {@link #replaceSlow}.
+   * Returns whether it stopped it.
    */
-  private void maybeFailFast() throws IOException {
-    if (!ctx.config.writeFailFastEnabled() || noSpare || targets.size() < 2) {
-      return;
+  private boolean failFastStops(Pipeline p, WriteAttribution attribution, long[] scratch,
+      List<LatencyStats> stats) {
+    Pipeline.Targets t = p.targets;
+    if (!ctx.config.writeFailFastEnabled() || t.size() < 2 || noSpare) {
+      return false;
     }
-    List<LatencyStats> stats = new ArrayList<>(targets.size());
-    for (DatanodeInfo node : targets.nodes) {
-      stats.add(stats(node));
+    stats.clear();
+    for (DatanodeInfo node : t.nodes) {
+      stats.add(stats(node, scratch));
     }
-    int packetBytes = chunksPerPacket * checksum.getBytesPerChecksum();
+    tellAttributionWhoIsFast(attribution, stats);
     long acked = bytesAckedNow();
     long remaining = (blockSize - acked + packetBytes - 1) / packetBytes;
     FailFastDecision decision = ctx.failFast.decide(stats, acked, packetBytes, remaining,
         abortedAttempts);
     if (!decision.replace()) {
-      LOG.debug("Fail-fast keeps {} for {}: {} {}", targets, block, decision, stats);
+      return false;
+    }
+    LOG.info("Fail-fast for {} of {}: {} is slow ({}); {}", block, src,
+        t.nodes[decision.replaceIndex()], stats.get(decision.replaceIndex()), decision);
+    synchronized (this) {
+      if (pipeline != p || ackFailure != null) {
+        return true;
+      }
+      ackFailure = new PipelineFailure("replacing slow " + t.nodes[decision.replaceIndex()],
+          decision.replaceIndex(), null, decision, new ArrayList<>(stats));
+      notifyAll();
+    }
+    p.abort();
+    return true;
+  }
+
+  /**
+   * Replaces the DataNode fail-fast judged slow: a new DataNode rebuilt from the fastest replica
+   * within the policy's timeout, retried with the next-fastest source and a longer expected time
+   * when it overruns, at most {@code curtail.write.failfast.max.attempts} times per block; then
+   * the block carries on, on the new pipeline or on the old one.
+   */
+  private void replaceSlow(FailFastDecision decision, List<LatencyStats> stats)
+      throws IOException {
+    stopPipeline();
+    Pipeline.Targets before = targets;
+    if (requeueInFlight()) {
+      closeRecovered(before); // the block's data was all acknowledged meanwhile
       return;
     }
-    Pipeline.Targets before = targets;
     DatanodeInfo slow = before.nodes[decision.replaceIndex()];
-    LOG.info("Fail-fast for {} of {}: {} is slow ({}); {}", block, src, slow,
-        stats.get(decision.replaceIndex()), decision);
-    stopPipeline();
-    if (requeueInFlight()) {
-      throw new IllegalStateException("fail-fast while closing " + block);
-    }
+    long remaining = (blockSize - bytesAckedNow() + packetBytes - 1) / packetBytes;
     Pipeline.Targets survivors = before.without(decision.replaceIndex());
     Pipeline.Targets next = null;
     while (next == null && decision.replace() && !noSpare) {
@@ -858,6 +902,26 @@ final class Streamer {
       LOG.info("Keeping {} for {}: no replacement ({})", before, block,
           noSpare ? "no spare DataNode" : decision.reason());
       reopen(before, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
+    }
+  }
+
+  /**
+   * Lets the ack reader attribute a slow downstream to the one DataNode not known to be fast: a
+   * DataNode with enough samples whose percentile is within the factor of the pipeline's fastest.
+   */
+  private void tellAttributionWhoIsFast(WriteAttribution attribution, List<LatencyStats> stats) {
+    long fastest = Long.MAX_VALUE;
+    for (LatencyStats s : stats) {
+      if (s.samples() >= ctx.minSamples) {
+        fastest = Math.min(fastest, s.percentileNanos());
+      }
+    }
+    synchronized (attribution) {
+      for (int i = 1; i < stats.size(); i++) {
+        LatencyStats s = stats.get(i);
+        attribution.knownFast(i, s.samples() >= ctx.minSamples
+            && s.percentileNanos() <= ctx.config.slownessFactor() * fastest);
+      }
     }
   }
 

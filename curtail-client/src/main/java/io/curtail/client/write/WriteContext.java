@@ -66,6 +66,7 @@ public final class WriteContext implements AutoCloseable {
   final SlowNodes slowNodes;
   final SocketFactory sockets;
   final FailFast failFast;
+  final int minSamples;
   final int maxPacketsInFlight;
   private final ScheduledExecutorService leaseTimer;
   private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
@@ -86,7 +87,8 @@ public final class WriteContext implements AutoCloseable {
     this.registry = registry;
     this.slowNodes = slowNodes;
     this.sockets = sockets;
-    this.failFast = new FailFast(config.slownessFactor(), minSamples(config),
+    this.minSamples = minSamples(config);
+    this.failFast = new FailFast(config.slownessFactor(), minSamples,
         config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos(),
         config.minSlowdownNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
@@ -236,6 +238,11 @@ public final class WriteContext implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while waiting to retry");
     }
+  }
+
+  /** Forgets which DataNodes this JVM judged slow, so new blocks may use them again at once. */
+  public static void forgetSlowNodes() {
+    SlowNodes.shared().clear();
   }
 
   public long blocksWritten() {

@@ -41,6 +41,18 @@ class WriteAttributionTest {
   }
 
   @Test
+  void slowDownstreamIsBlamedWhenTheOtherIsKnownFast() {
+    WriteAttribution a = new WriteAttribution(3);
+    a.knownFast(1, true);
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, 10}, ack(a, 0, 11, 10, 3));
+    a.knownFast(1, false);
+    a.knownFast(2, true);
+    assertArrayEquals(new long[] {1, 10, NO_EVIDENCE}, ack(a, 0, 21, 19, 3));
+    a.knownFast(1, true);
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 31, 28, 3));
+  }
+
+  @Test
   void slowSecondOfTwoIsBlamed() {
     WriteAttribution a = new WriteAttribution(2); // as above, the second node is the rest
     assertArrayEquals(new long[] {1, 10}, ack(a, 0, 11, 10, 2));
