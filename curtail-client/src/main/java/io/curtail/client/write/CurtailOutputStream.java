@@ -30,7 +30,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   private final WriteContext ctx;
   private final String src;
   private final long fileId;
-  private final Streamer streamer;
+  final Streamer streamer;
   private final DataChecksum checksum;
   private final long blockSize;
   private final long initialLength;

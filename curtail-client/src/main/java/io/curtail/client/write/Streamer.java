@@ -499,8 +499,7 @@ final class Streamer {
     for (int i = 0; i < nodes.length; i++) {
       windows[i] = ctx.registry.tracker(NodeId.of(nodes[i].getXferAddr())).writes();
     }
-    WriteAttribution a = new WriteAttribution(nodes.length);
-    ackReader = new Thread(() -> readAcks(p, windows, a), "curtail-acks " + block);
+    ackReader = new Thread(() -> readAcks(p, windows), "curtail-acks " + block);
     ackReader.setDaemon(true);
     ackReader.start();
   }
@@ -527,7 +526,8 @@ final class Streamer {
    * Reads acks in order, matching each to the oldest packet in flight, records each DataNode's
    * share of the packet's latency, and reports the first DataNode that says it failed.
    */
-  private void readAcks(Pipeline p, LatencyWindow[] windows, WriteAttribution attribution) {
+  private void readAcks(Pipeline p, LatencyWindow[] windows) {
+    WriteAttribution attribution = p.attribution;
     long[] samples = new long[windows.length];
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>(windows.length);
@@ -580,7 +580,7 @@ final class Streamer {
         if (acked.lastInBlock) {
           return;
         }
-        if (failFastStops(p, attribution, scratch, stats)) {
+        if (failFastStops(p, scratch, stats)) {
           return;
         }
       }
@@ -827,13 +827,24 @@ final class Streamer {
   // ---- Fail fast (paper §4.2).
 
   /**
-   * Asks the fail-fast policy about pipeline {@code p} after an ack (on the ack reader's thread:
-   * the streamer may be blocked sending to the very DataNode that is slow) and, when replacing
-   * its slowest DataNode pays, stops the pipeline with the decision for {@link #replaceSlow}.
-   * Returns whether it stopped it.
+   * The client's periodic fail-fast look at this stream's pipeline, for a pipeline whose slow
+   * DataNode has stopped acking altogether (a throttled DataNode can go silent for seconds, and
+   * without acks {@link #readAcks} never asks). Buffers are the caller's.
    */
-  private boolean failFastStops(Pipeline p, WriteAttribution attribution, long[] scratch,
-      List<LatencyStats> stats) {
+  void failFastTick(long[] scratch, List<LatencyStats> stats) {
+    Pipeline p = pipeline;
+    if (p != null) {
+      failFastStops(p, scratch, stats);
+    }
+  }
+
+  /**
+   * Asks the fail-fast policy about pipeline {@code p}, after each ack (on the ack reader's
+   * thread: the streamer may be blocked sending to the very DataNode that is slow) and on the
+   * client's periodic tick, and, when replacing its slowest DataNode pays, stops the pipeline with
+   * the decision for {@link #replaceSlow}. Returns whether it stopped it.
+   */
+  private boolean failFastStops(Pipeline p, long[] scratch, List<LatencyStats> stats) {
     Pipeline.Targets t = p.targets;
     if (!ctx.config.writeFailFastEnabled() || t.size() < 2 || noSpare) {
       return false;
@@ -842,13 +853,18 @@ final class Streamer {
     for (DatanodeInfo node : t.nodes) {
       stats.add(stats(node, scratch));
     }
-    tellAttributionWhoIsFast(attribution, stats);
+    tellAttributionWhoIsFast(p.attribution, stats);
     long acked = bytesAckedNow();
     long remaining = (blockSize - acked + packetBytes - 1) / packetBytes;
     FailFastDecision decision = ctx.failFast.decide(stats, acked, packetBytes, remaining,
         abortedAttempts);
     if (!decision.replace()) {
       return false;
+    }
+    synchronized (this) {
+      if (pipeline != p || ackFailure != null) {
+        return true;
+      }
     }
     LOG.info("Fail-fast for {} of {}: {} is slow ({}); {}", block, src,
         t.nodes[decision.replaceIndex()], stats.get(decision.replaceIndex()), decision);
@@ -860,6 +876,8 @@ final class Streamer {
           decision.replaceIndex(), null, decision, new ArrayList<>(stats));
       notifyAll();
     }
+    // New blocks avoid it from now, whether or not a replacement is found for this one.
+    ctx.slowNodes.judgedSlow(t.nodes[decision.replaceIndex()]);
     p.abort();
     return true;
   }
@@ -895,7 +913,6 @@ final class Streamer {
     }
     if (next != null) {
       ctx.replacements.increment();
-      ctx.slowNodes.judgedSlow(slow);
       LOG.info("Replaced {} with {} in the pipeline of {}", slow, next, block);
       reopen(next, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
     } else {

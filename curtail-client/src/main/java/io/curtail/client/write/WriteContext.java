@@ -3,6 +3,8 @@ package io.curtail.client.write;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.policy.FailFast;
 import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.LatencyWindow;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -55,6 +57,11 @@ public final class WriteContext implements AutoCloseable {
    * limit (60 s), as stock clients do.
    */
   static final long LEASE_RENEWAL_MS = 30_000;
+  /**
+   * How often every open pipeline is judged even without acks: a slow DataNode that went silent
+   * (throttled, stalled) is noticed within this, and judging costs a microsecond per DataNode.
+   */
+  static final long FAIL_FAST_TICK_MS = 50;
   /** Retries of a create that raced with an encryption-zone change, as stock clients allow. */
   private static final int CREATE_RETRIES = 10;
   /** How long an append keeps retrying while the NameNode says "try again" (stock: 5 s). */
@@ -68,7 +75,8 @@ public final class WriteContext implements AutoCloseable {
   final FailFast failFast;
   final int minSamples;
   final int maxPacketsInFlight;
-  private final ScheduledExecutorService leaseTimer;
+  /** Renews the lease, and looks at pipelines that stopped acking. */
+  private final ScheduledExecutorService timer;
   private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
   final LongAdder blocks = new LongAdder();
   final LongAdder replacements = new LongAdder();
@@ -93,14 +101,23 @@ public final class WriteContext implements AutoCloseable {
         config.minSlowdownNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
     ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "curtail-lease-renewer-" + CLIENTS.incrementAndGet());
+      Thread t = new Thread(r, "curtail-writer-timer-" + CLIENTS.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
     timer.setRemoveOnCancelPolicy(true);
     timer.scheduleWithFixedDelay(this::renewLease, LEASE_RENEWAL_MS, LEASE_RENEWAL_MS,
         TimeUnit.MILLISECONDS);
-    this.leaseTimer = timer;
+    if (config.writeFailFastEnabled()) {
+      long[] scratch = new long[LatencyWindow.CAPACITY];
+      List<LatencyStats> stats = new ArrayList<>();
+      timer.scheduleWithFixedDelay(() -> {
+        for (CurtailOutputStream out : open) {
+          out.streamer.failFastTick(scratch, stats);
+        }
+      }, FAIL_FAST_TICK_MS, FAIL_FAST_TICK_MS, TimeUnit.MILLISECONDS);
+    }
+    this.timer = timer;
   }
 
   /**
@@ -274,7 +291,7 @@ public final class WriteContext implements AutoCloseable {
         }
       }
     }
-    leaseTimer.shutdownNow();
+    timer.shutdownNow();
     if (first != null) {
       throw first;
     }
