@@ -128,7 +128,7 @@ public final class Main implements Callable<Integer> {
       return 0;
     }
     List<Scenario> scenarios = scenarios();
-    List<Mode> chosen = Mode.parse(modes == null ? allModes() : modes);
+    List<Mode> chosen = Mode.parse(modes == null ? defaultModes() : modes);
     if (!(scale > 0)) {
       throw new IllegalArgumentException("--scale must be > 0, was " + scale);
     }
@@ -157,6 +157,16 @@ public final class Main implements Callable<Integer> {
     stdout.println("Results: " + resultsDir.getAbsolutePath() + " (report.md, results.json,"
         + " summary.csv, samples.csv, plots/)");
     return 0;
+  }
+
+  private static String defaultModes() {
+    StringBuilder b = new StringBuilder();
+    for (Mode m : Mode.values()) {
+      if (m.byDefault()) {
+        b.append(b.length() == 0 ? "" : ",").append(m.label());
+      }
+    }
+    return b.toString();
   }
 
   private static String allModes() {

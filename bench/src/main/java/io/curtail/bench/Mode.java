@@ -64,6 +64,33 @@ public enum Mode {
       CurtailDistributedFileSystem.resetJvmKnowledge();
     }
   },
+  /**
+   * Curtail also using the service times DataNodes with its plugin report on acks
+   * ({@code curtail.write.datanode.reports}, off by default); write scenarios, on request only
+   * ({@code --mode}).
+   */
+  CURTAIL_REPORTS("curtail-reports", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      curtail(conf, "smart", o);
+      conf.setBoolean("curtail.write.datanode.reports", true);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return s.workload().writes();
+    }
+
+    @Override
+    boolean byDefault() {
+      return false;
+    }
+
+    @Override
+    void afterBatch() {
+      CurtailDistributedFileSystem.resetJvmKnowledge();
+    }
+  },
   /** The stock client with the faulty DataNode healthy: the best achievable. */
   ORACLE("oracle", false) {
     @Override
@@ -105,6 +132,11 @@ public enum Mode {
 
   /** Whether comparing this mode in {@code s} says anything (e.g. stock hedging needs reads). */
   boolean appliesTo(Scenario s) {
+    return true;
+  }
+
+  /** Whether a run without {@code --mode} compares this mode. */
+  boolean byDefault() {
     return true;
   }
 

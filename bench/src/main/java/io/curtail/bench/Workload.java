@@ -62,6 +62,15 @@ public final class Workload {
     return opsByClient[client % opsByClient.length];
   }
 
+  public boolean writes() {
+    for (Op op : opsByClient) {
+      if (op.writes()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public boolean reads() {
     for (Op op : opsByClient) {
       if (!op.writes()) {

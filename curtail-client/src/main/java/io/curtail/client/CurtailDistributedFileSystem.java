@@ -100,7 +100,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    */
   public static void resetJvmKnowledge() {
     LatencyRegistry.shared().clear();
-    WriteContext.forgetSlowNodes();
+    WriteContext.forgetAvoidedNodes();
   }
 
   /** Hedges this client started; 0 with hedging off. */

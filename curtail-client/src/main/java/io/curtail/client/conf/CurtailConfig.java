@@ -29,6 +29,7 @@ public final class CurtailConfig {
   private final int writeFailFastMaxAttempts;
   private final long reconstructionMinTimeoutNanos;
   private final long minSlowdownNanos;
+  private final boolean useDataNodeReports;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
 
@@ -49,6 +50,7 @@ public final class CurtailConfig {
         r.longIn(CurtailKey.WRITE_FAILFAST_RECONSTRUCTION_MIN_TIMEOUT_MS, 1, TimeUnit.HOURS.toMillis(1)));
     minSlowdownNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.WRITE_FAILFAST_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
+    useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
   }
@@ -127,6 +129,10 @@ public final class CurtailConfig {
     return minSlowdownNanos;
   }
 
+  public boolean useDataNodeReports() {
+    return useDataNodeReports;
+  }
+
   public int readHedgingMaxRetries() {
     return readHedgingMaxRetries;
   }
@@ -153,6 +159,7 @@ public final class CurtailConfig {
         + ", maxAttempts=" + writeFailFastMaxAttempts
         + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
         + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
+        + ", reports=" + useDataNodeReports
         + ", hedgeRetries=" + readHedgingMaxRetries
         + ", hedgeBackoffPackets=" + readHedgingBackoffPackets + '}';
   }

@@ -9,8 +9,10 @@ import java.util.List;
  *
  * <p>The rule, in the paper's phases:
  * <ol>
- *   <li><b>Check.</b> Only once every DataNode of the pipeline has {@code minSamples} recent packet
- *       latencies. The slowest DataNode (highest percentile latency) is slow if its percentile
+ *   <li><b>Check.</b> Among the DataNodes with {@code minSamples} recent packet latencies, once
+ *       there are two: a DataNode the client has no evidence about (stock acks cannot always
+ *       say) is neither blamed nor compared with. The slowest of them (highest percentile
+ *       latency) is slow if its percentile
  *       exceeds {@code factor} × the fastest DataNode's percentile and exceeds it by at least
  *       {@code minSlowdownNanos}, and the same holds of their means. Comparing DataNodes with
  *       each other keeps the check blind to why a node is slow and loose enough to leave alone a
@@ -80,14 +82,19 @@ public final class FailFast {
     if (n < 2) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOTHING_TO_COMPARE);
     }
-    int slowest = 0;
+    int slowest = -1;
+    int judged = 0;
     for (int i = 0; i < n; i++) {
-      if (pipeline.get(i).samples() < minSamples) {
-        return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
+      if (!judged(pipeline.get(i))) {
+        continue;
       }
-      if (pipeline.get(i).percentileNanos() > pipeline.get(slowest).percentileNanos()) {
+      judged++;
+      if (slowest < 0 || pipeline.get(i).percentileNanos() > pipeline.get(slowest).percentileNanos()) {
         slowest = i;
       }
+    }
+    if (judged < 2) {
+      return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
     int fastest = nthFastestExcept(pipeline, slowest, 0);
     LatencyStats slow = pipeline.get(slowest);
@@ -100,17 +107,17 @@ public final class FailFast {
       return FailFastDecision.keep(FailFastDecision.Reason.ATTEMPTS_EXHAUSTED);
     }
 
-    int source = nthFastestExcept(pipeline, slowest, abortedAttempts % (n - 1));
+    int source = nthFastestExcept(pipeline, slowest, abortedAttempts % (judged - 1));
     double packetsToRebuild = (double) bytesInBlock / packetBytes;
     double rebuildNanos =
         packetsToRebuild * pipeline.get(source).meanNanos() * (abortedAttempts + 1);
     double othersMean = 0;
     for (int i = 0; i < n; i++) {
-      if (i != slowest) {
+      if (i != slowest && judged(pipeline.get(i))) {
         othersMean += pipeline.get(i).meanNanos();
       }
     }
-    othersMean /= n - 1;
+    othersMean /= judged - 1;
     double keepNanos = (double) slow.meanNanos() * packetsRemaining;
     double replaceNanos = rebuildNanos + othersMean * packetsRemaining;
     if (replaceNanos >= keepNanos) {
@@ -126,18 +133,24 @@ public final class FailFast {
     return nanos > factor * fastest && nanos - fastest >= minSlowdownNanos;
   }
 
-  /** Index of the {@code rank}-th fastest DataNode (0 = fastest) other than {@code skip}. */
-  private static int nthFastestExcept(List<LatencyStats> pipeline, int skip, int rank) {
+  private boolean judged(LatencyStats s) {
+    return s.samples() >= minSamples;
+  }
+
+  /**
+   * Index of the {@code rank}-th fastest judged DataNode (0 = fastest) other than {@code skip}.
+   */
+  private int nthFastestExcept(List<LatencyStats> pipeline, int skip, int rank) {
     int n = pipeline.size();
     // Selection by counting: pipelines hold a handful of nodes, so this beats sorting and allocates
     // nothing. Ties break by pipeline position.
     for (int i = 0; i < n; i++) {
-      if (i == skip) {
+      if (i == skip || !judged(pipeline.get(i))) {
         continue;
       }
       int faster = 0;
       for (int j = 0; j < n; j++) {
-        if (j != skip && j != i && isFaster(pipeline, j, i)) {
+        if (j != skip && j != i && judged(pipeline.get(j)) && isFaster(pipeline, j, i)) {
           faster++;
         }
       }

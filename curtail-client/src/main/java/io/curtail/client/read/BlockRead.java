@@ -78,7 +78,12 @@ final class BlockRead implements Closeable {
       percentile[i] = t.reads().stats(ctx.config.readWindowPackets(),
           ctx.config.slownessPercentile(), buf).percentileNanos();
     }
-    int[] order = ctx.replicaOrder.order(samples, percentile, new boolean[n]);
+    boolean[] busy = new boolean[n];
+    long now = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      busy[i] = ctx.registry.tracker(NodeId.of(byNameNode[i].getXferAddr())).busy(now);
+    }
+    int[] order = ctx.replicaOrder.order(samples, percentile, busy);
     replicas = new DatanodeInfo[n];
     trackers = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -227,7 +232,12 @@ final class BlockRead implements Closeable {
     for (NodeTracker t : trackers) {
       backoffs.add(ctx.backoff(t.node()));
     }
-    int target = ctx.hedging.nextTarget(primaryIndex, backoffs, failed.clone(), ctx.packets());
+    boolean[] skip = failed.clone();
+    long now = System.nanoTime();
+    for (int i = 0; i < skip.length; i++) {
+      skip[i] |= trackers.get(i).busy(now); // never hedge to a DataNode that said it is busy
+    }
+    int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());
     if (target < 0 || !ctx.hedgesInFlight.tryAcquire()) {
       return;
     }

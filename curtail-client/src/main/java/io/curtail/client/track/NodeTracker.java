@@ -10,6 +10,10 @@ public final class NodeTracker {
   private final LatencyWindow writes = new LatencyWindow();
   private final LatencyWindow reads = new LatencyWindow();
 
+  /** When the DataNode last said it was busy, or {@link Long#MIN_VALUE}; cleared when it says not. */
+  private volatile long busySinceNanos = Long.MIN_VALUE;
+  private volatile long busyHeardNanos;
+
   // Maintained by the registry's sweeps and look-ups only: never on the per-packet path.
   private volatile long lastActiveNanos;
   private long samplesAtLastSweep;
@@ -32,6 +36,29 @@ public final class NodeTracker {
   public LatencyWindow reads() {
     return reads;
   }
+
+  /** Records what the DataNode said of itself on an ack at {@code nowNanos}. */
+  public void heardBusy(boolean busy, long nowNanos) {
+    if (busy) {
+      if (busySinceNanos == Long.MIN_VALUE) {
+        busySinceNanos = nowNanos;
+      }
+      busyHeardNanos = nowNanos;
+    } else if (busySinceNanos != Long.MIN_VALUE) {
+      busySinceNanos = Long.MIN_VALUE;
+    }
+  }
+
+  /**
+   * Whether the DataNode said it is busy and has not said otherwise, within the last
+   * {@link #BUSY_MEMORY_NANOS}: a flag not heard again for that long is forgotten.
+   */
+  public boolean busy(long nowNanos) {
+    return busySinceNanos != Long.MIN_VALUE && nowNanos - busyHeardNanos <= BUSY_MEMORY_NANOS;
+  }
+
+  /** How long a busy flag counts without being heard again. */
+  public static final long BUSY_MEMORY_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
 
   long lastActiveNanos() {
     return lastActiveNanos;

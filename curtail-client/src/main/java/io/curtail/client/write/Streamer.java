@@ -5,6 +5,8 @@ import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
+import io.curtail.client.wire.AckReport;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -423,9 +425,9 @@ final class Streamer {
    */
   private LocatedBlock allocateBlock() throws IOException {
     List<DatanodeInfo> excluded = new ArrayList<>(failed);
-    for (DatanodeInfo slow : ctx.slowNodes.avoided()) {
-      if (!excluded.contains(slow)) {
-        excluded.add(slow);
+    for (DatanodeInfo avoid : ctx.avoided()) {
+      if (!excluded.contains(avoid)) {
+        excluded.add(avoid);
       }
     }
     LocatedBlock located = addBlockRetrying(excluded.toArray(new DatanodeInfo[0]));
@@ -495,11 +497,11 @@ final class Streamer {
       ackFailure = null;
     }
     DatanodeInfo[] nodes = p.targets.nodes;
-    LatencyWindow[] windows = new LatencyWindow[nodes.length];
+    NodeTracker[] trackers = new NodeTracker[nodes.length];
     for (int i = 0; i < nodes.length; i++) {
-      windows[i] = ctx.registry.tracker(NodeId.of(nodes[i].getXferAddr())).writes();
+      trackers[i] = ctx.registry.tracker(NodeId.of(nodes[i].getXferAddr()));
     }
-    ackReader = new Thread(() -> readAcks(p, windows), "curtail-acks " + block);
+    ackReader = new Thread(() -> readAcks(p, trackers), "curtail-acks " + block);
     ackReader.setDaemon(true);
     ackReader.start();
   }
@@ -526,11 +528,12 @@ final class Streamer {
    * Reads acks in order, matching each to the oldest packet in flight, records each DataNode's
    * share of the packet's latency, and reports the first DataNode that says it failed.
    */
-  private void readAcks(Pipeline p, LatencyWindow[] windows) {
+  private void readAcks(Pipeline p, NodeTracker[] trackers) {
     WriteAttribution attribution = p.attribution;
-    long[] samples = new long[windows.length];
+    int n = trackers.length;
+    long[] samples = new long[n];
     long[] scratch = new long[LatencyWindow.CAPACITY];
-    List<LatencyStats> stats = new ArrayList<>(windows.length);
+    List<LatencyStats> stats = new ArrayList<>(n);
     int bad = -1;
     try {
       while (true) {
@@ -538,7 +541,7 @@ final class Streamer {
         long now = System.nanoTime();
         // A DataNode that lost its downstream answers with its own status and its mirror's
         // ERROR, so the statuses come first: the first failure names the DataNode to blame.
-        int replies = Math.min(ack.getNumOfReplies(), windows.length);
+        int replies = Math.min(ack.getNumOfReplies(), n);
         for (int i = 0; i < replies; i++) {
           Status status = PipelineAck.getStatusFromHeader(ack.getHeaderFlag(i));
           if (status != Status.SUCCESS) {
@@ -547,9 +550,20 @@ final class Streamer {
                 + ack.getSeqno());
           }
         }
-        if (ack.getNumOfReplies() != windows.length) {
+        if (ack.getNumOfReplies() != n) {
           throw new IOException("ack for seqno " + ack.getSeqno() + " has "
-              + ack.getNumOfReplies() + " replies from a pipeline of " + windows.length);
+              + ack.getNumOfReplies() + " replies from a pipeline of " + n);
+        }
+        for (int i = 0; i < n; i++) {
+          boolean busy = AckReport.busy(ack.getHeaderFlag(i));
+          if (busy != trackers[i].busy(now)) {
+            if (busy) {
+              ctx.busyNodes.avoid(p.targets.nodes[i]);
+            } else {
+              ctx.busyNodes.forget(p.targets.nodes[i]);
+            }
+          }
+          trackers[i].heardBusy(busy, now);
         }
         if (ack.getSeqno() == Packet.HEARTBEAT_SEQNO) {
           continue;
@@ -569,9 +583,12 @@ final class Streamer {
         synchronized (attribution) {
           attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
         }
-        for (int i = 0; i < samples.length; i++) {
+        if (ctx.config.useDataNodeReports()) {
+          reportedServiceTimes(ack, now - acked.sentNanos, samples);
+        }
+        for (int i = 0; i < n; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
-            windows[i].record(samples[i]);
+            trackers[i].writes().record(samples[i]);
           }
         }
         if (progress != null) {
@@ -591,6 +608,22 @@ final class Streamer {
               + src + " failed: " + e.getMessage(), bad, e);
           notifyAll();
         }
+      }
+    }
+  }
+
+  /**
+   * Puts the service times the DataNodes reported on {@code ack} in place of the client's own
+   * attribution, position by position. A DataNode without the plugin, or the last of a pipeline
+   * (it has no hook to time itself), reports nothing and keeps the client's attribution. A report
+   * longer than the packet's whole round trip is impossible for an honest DataNode, and is
+   * ignored.
+   */
+  private static void reportedServiceTimes(PipelineAck ack, long roundTripNanos, long[] samples) {
+    for (int i = 0; i < samples.length; i++) {
+      int flag = ack.getHeaderFlag(i);
+      if (AckReport.present(flag) && AckReport.serviceNanos(flag) <= roundTripNanos) {
+        samples[i] = AckReport.serviceNanos(flag);
       }
     }
   }
@@ -754,9 +787,9 @@ final class Streamer {
     if (alsoExcluded != null) {
       excluded.add(alsoExcluded);
     }
-    for (DatanodeInfo slow : ctx.slowNodes.avoided()) {
-      if (!Arrays.asList(existing.nodes).contains(slow) && !excluded.contains(slow)) {
-        excluded.add(slow);
+    for (DatanodeInfo avoid : ctx.avoided()) {
+      if (!Arrays.asList(existing.nodes).contains(avoid) && !excluded.contains(avoid)) {
+        excluded.add(avoid);
       }
     }
     LocatedBlock grown;
@@ -804,13 +837,20 @@ final class Streamer {
     }
   }
 
-  /** Position in {@code t} of the DataNode with the lowest recent write latency this JVM knows. */
+  /**
+   * Position in {@code t} of the DataNode with the lowest recent write latency this JVM knows,
+   * preferring any DataNode that is not busy.
+   */
   private int fastest(Pipeline.Targets t) {
     int best = 0;
     long bestNanos = Long.MAX_VALUE;
+    long now = System.nanoTime();
     for (int i = 0; i < t.size(); i++) {
       LatencyStats s = stats(t.nodes[i], scratch);
-      long nanos = s.samples() == 0 ? Long.MAX_VALUE - 1 : s.percentileNanos();
+      long nanos = s.samples() == 0 ? Long.MAX_VALUE - 2 : s.percentileNanos();
+      if (ctx.registry.tracker(NodeId.of(t.nodes[i].getXferAddr())).busy(now)) {
+        nanos = Long.MAX_VALUE - 1;
+      }
       if (nanos < bestNanos) {
         best = i;
         bestNanos = nanos;
@@ -859,6 +899,7 @@ final class Streamer {
     FailFastDecision decision = ctx.failFast.decide(stats, acked, packetBytes, remaining,
         abortedAttempts);
     if (!decision.replace()) {
+      LOG.debug("Fail-fast keeps {}: {} {}", t, decision, stats);
       return false;
     }
     synchronized (this) {
@@ -877,7 +918,7 @@ final class Streamer {
       notifyAll();
     }
     // New blocks avoid it from now, whether or not a replacement is found for this one.
-    ctx.slowNodes.judgedSlow(t.nodes[decision.replaceIndex()]);
+    ctx.slowNodes.avoid(t.nodes[decision.replaceIndex()]);
     p.abort();
     return true;
   }
@@ -902,6 +943,10 @@ final class Streamer {
     Pipeline.Targets next = null;
     while (next == null && decision.replace() && !noSpare) {
       int source = survivors.indexOf(before.nodes[decision.sourceIndex()].getXferAddr());
+      if (ctx.registry.tracker(NodeId.of(survivors.nodes[source].getXferAddr()))
+          .busy(System.nanoTime())) {
+        source = fastest(survivors); // the policy's choice said it is busy: the next best
+      }
       next = replaceOne(survivors, slow, source,
           TimeUnit.NANOSECONDS.toMillis(decision.rebuildTimeoutNanos()));
       if (next == null && !noSpare) {

@@ -70,7 +70,8 @@ public final class WriteContext implements AutoCloseable {
   final CurtailConfig config;
   final DFSClient client;
   final LatencyRegistry registry;
-  final SlowNodes slowNodes;
+  final AvoidedNodes slowNodes;
+  final AvoidedNodes busyNodes;
   final SocketFactory sockets;
   final FailFast failFast;
   final int minSamples;
@@ -85,15 +86,16 @@ public final class WriteContext implements AutoCloseable {
 
   public WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
       SocketFactory sockets) {
-    this(config, client, registry, SlowNodes.shared(), sockets);
+    this(config, client, registry, AvoidedNodes.slow(), AvoidedNodes.busy(), sockets);
   }
 
   WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
-      SlowNodes slowNodes, SocketFactory sockets) {
+      AvoidedNodes slowNodes, AvoidedNodes busyNodes, SocketFactory sockets) {
     this.config = config;
     this.client = client;
     this.registry = registry;
     this.slowNodes = slowNodes;
+    this.busyNodes = busyNodes;
     this.sockets = sockets;
     this.minSamples = minSamples(config);
     this.failFast = new FailFast(config.slownessFactor(), minSamples,
@@ -257,9 +259,21 @@ public final class WriteContext implements AutoCloseable {
     }
   }
 
-  /** Forgets which DataNodes this JVM judged slow, so new blocks may use them again at once. */
-  public static void forgetSlowNodes() {
-    SlowNodes.shared().clear();
+  /** Forgets which DataNodes this JVM judged slow or heard busy. */
+  public static void forgetAvoidedNodes() {
+    AvoidedNodes.slow().clear();
+    AvoidedNodes.busy().clear();
+  }
+
+  /** DataNodes new blocks and replacements should not use now: judged slow or busy. */
+  List<org.apache.hadoop.hdfs.protocol.DatanodeInfo> avoided() {
+    List<org.apache.hadoop.hdfs.protocol.DatanodeInfo> out = busyNodes.avoided();
+    for (org.apache.hadoop.hdfs.protocol.DatanodeInfo n : slowNodes.avoided()) {
+      if (!out.contains(n)) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   public long blocksWritten() {

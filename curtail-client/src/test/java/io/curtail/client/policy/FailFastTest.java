@@ -97,12 +97,20 @@ class FailFastTest {
   }
 
   @Test
-  void waitsForAFullWindowFromEveryNode() {
+  void judgesOnlyTheNodesWithAFullWindow() {
     LatencyStats young = LatencyStats.of(99, 500 * MS, 500 * MS);
-    assertEquals(Reason.WARMING_UP,
+    // The young node is neither blamed nor compared: the other two are alike.
+    assertEquals(Reason.NOT_SLOW,
         policy.decide(pipeline(node(1), young, node(1)), 0, PACKET, 1000, 0).reason());
+    // A node nothing is known of does not stop the others from being judged.
+    FailFastDecision d = policy.decide(pipeline(node(1), node(500), LatencyStats.EMPTY), 0,
+        PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(1, d.replaceIndex());
+    assertEquals(0, d.sourceIndex());
+    // With one judged node there is nothing to compare.
     assertEquals(Reason.WARMING_UP,
-        policy.decide(pipeline(node(1), node(500), LatencyStats.EMPTY), 0, PACKET, 1000, 0)
+        policy.decide(pipeline(young, node(500), LatencyStats.EMPTY), 0, PACKET, 1000, 0)
             .reason());
   }
 

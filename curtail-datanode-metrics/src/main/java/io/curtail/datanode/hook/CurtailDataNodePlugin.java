@@ -3,6 +3,7 @@ package io.curtail.datanode.hook;
 import io.curtail.datanode.DataNodeKeys;
 import io.curtail.datanode.fault.DataNodeFaults;
 import io.curtail.datanode.fault.DiskFault;
+import io.curtail.datanode.report.AckReports;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.management.ObjectName;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * <p>It gives the DataNode a {@link DataNodeFaults} control, reachable from tests with
  * {@link #faultsOf(DataNode)} and from operators over JMX as
  * {@code Hadoop:service=DataNode,name=CurtailFaults-<port>}, and starts it with the fault its
- * {@code curtail.datanode.fault.*} keys describe (none by default).
+ * {@code curtail.datanode.fault.*} keys describe (none by default). It also reports this
+ * DataNode's packet service times and busy flag on pipeline acks ({@link AckReports}, over JMX
+ * as {@code Hadoop:service=DataNode,name=CurtailReports-<port>}, where {@code Busy} is set).
  *
  * <p>Fail safe: if this Hadoop lacks an internal the plugin relies on, it logs why and the DataNode
  * runs as stock; a plugin that throws from {@code start} is logged and skipped by the DataNode.
@@ -28,10 +31,12 @@ import org.slf4j.LoggerFactory;
 public final class CurtailDataNodePlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailDataNodePlugin.class);
   private static final Map<DataNode, DataNodeFaults> FAULTS = new ConcurrentHashMap<>();
+  private static final Map<DataNode, AckReports> REPORTS = new ConcurrentHashMap<>();
 
   private DataNode dataNode;
   private ThreadGroup group;
   private ObjectName mbean;
+  private ObjectName reportsBean;
 
   /**
    * The fault controls of {@code dn}.
@@ -45,6 +50,20 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
           + dn.getDisplayName() + "; install it with DataNodeSetup.apply(conf)");
     }
     return f;
+  }
+
+  /**
+   * What {@code dn} reports on its acks, and its busy flag.
+   *
+   * @throws IllegalStateException if the plugin is not running on that DataNode
+   */
+  public static AckReports reportsOf(DataNode dn) {
+    AckReports r = REPORTS.get(dn);
+    if (r == null) {
+      throw new IllegalStateException("Curtail's plugin is not running on DataNode "
+          + dn.getDisplayName() + "; install it with DataNodeSetup.apply(conf)");
+    }
+    return r;
   }
 
   @Override
@@ -65,10 +84,13 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
     }
     DataNodeFaults faults = new DataNodeFaults(name, System::nanoTime,
         (f, on) -> interceptReads(dn, f, on));
+    AckReports reports = new AckReports(System::nanoTime);
     dataNode = dn;
     FAULTS.put(dn, faults);
-    CurtailFaultInjector.register(group, faults);
+    REPORTS.put(dn, reports);
+    CurtailFaultInjector.register(group, faults, reports);
     mbean = MBeans.register("DataNode", "CurtailFaults-" + dn.getXferPort(), faults);
+    reportsBean = MBeans.register("DataNode", "CurtailReports-" + dn.getXferPort(), reports);
     DiskFault initial = DataNodeKeys.diskFault(dn.getConf());
     if (initial != null) {
       faults.slowDisk(initial);
@@ -98,9 +120,13 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
     if (faults != null) {
       faults.heal();
     }
+    REPORTS.remove(dataNode);
     CurtailFaultInjector.unregister(group);
     if (mbean != null) {
       MBeans.unregister(mbean);
+    }
+    if (reportsBean != null) {
+      MBeans.unregister(reportsBean);
     }
     dataNode = null;
   }

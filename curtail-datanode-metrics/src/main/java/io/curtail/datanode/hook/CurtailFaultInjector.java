@@ -1,27 +1,37 @@
 package io.curtail.datanode.hook;
 
 import io.curtail.datanode.fault.DataNodeFaults;
+import io.curtail.datanode.report.AckReports;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
 
 /**
  * Stock HDFS's per-JVM {@link DataNodeFaultInjector}, extended to route each call to the faults
- * of the DataNode whose thread makes it. One instance serves every DataNode in the JVM (a real
- * DataNode has one; a MiniDFSCluster has many), keyed by the DataNode's thread group.
+ * and ack reports of the DataNode whose thread makes it. One instance serves every DataNode in the
+ * JVM (a real DataNode has one; a MiniDFSCluster has many), keyed by the DataNode's thread group.
  *
- * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour.
+ * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour. These hooks
+ * are the only points where the plugin touches a write: {@code BlockReceiver} calls them after
+ * forwarding a packet, after writing it locally, and (from its {@code PacketResponder}) just
+ * before sending an ack upstream with the replies it may still change.
  */
 final class CurtailFaultInjector extends DataNodeFaultInjector {
   private static final CurtailFaultInjector INSTANCE = new CurtailFaultInjector();
 
   private final Map<ThreadGroup, DataNodeFaults> byThreadGroup = new ConcurrentHashMap<>();
+  private final Map<ThreadGroup, AckReports> reportsByThreadGroup = new ConcurrentHashMap<>();
 
   private CurtailFaultInjector() {}
 
-  /** Routes {@code group}'s hook calls to {@code faults}, installing the injector if needed. */
-  static synchronized void register(ThreadGroup group, DataNodeFaults faults) {
+  /**
+   * Routes {@code group}'s hook calls to {@code faults} and {@code reports}, installing the
+   * injector if needed.
+   */
+  static synchronized void register(ThreadGroup group, DataNodeFaults faults,
+      AckReports reports) {
     INSTANCE.byThreadGroup.put(group, faults);
+    INSTANCE.reportsByThreadGroup.put(group, reports);
     if (DataNodeFaultInjector.get() != INSTANCE) {
       DataNodeFaultInjector.set(INSTANCE);
     }
@@ -29,6 +39,7 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
 
   static synchronized void unregister(ThreadGroup group) {
     INSTANCE.byThreadGroup.remove(group);
+    INSTANCE.reportsByThreadGroup.remove(group);
   }
 
   /** Called by {@code BlockReceiver} right after a packet's data is written to disk. */
@@ -37,6 +48,31 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     DataNodeFaults faults = faultsOfCaller();
     if (faults != null) {
       faults.awaitWriteDisk();
+    }
+    AckReports reports = reportsOfCaller();
+    if (reports != null) {
+      reports.wroteLocally(Thread.currentThread().getName());
+    }
+  }
+
+  /** Called by {@code BlockReceiver} after forwarding a packet to the next DataNode. */
+  @Override
+  public void logDelaySendingPacketDownstream(String mirrorAddr, long delayMs) {
+    AckReports reports = reportsOfCaller();
+    if (reports != null) {
+      reports.mirrored(Thread.currentThread().getName());
+    }
+  }
+
+  /**
+   * Called by {@code PacketResponder} with the replies of an ack it is about to send upstream:
+   * the report goes into their high bits.
+   */
+  @Override
+  public void markSlow(String mirrorAddr, int[] replies) {
+    AckReports reports = reportsOfCaller();
+    if (reports != null) {
+      reports.report(Thread.currentThread().getName(), replies);
     }
   }
 
@@ -51,6 +87,10 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     if (faults != null) {
       faults.awaitReadDisk();
     }
+  }
+
+  private AckReports reportsOfCaller() {
+    return reportsByThreadGroup.get(Thread.currentThread().getThreadGroup());
   }
 
   private DataNodeFaults faultsOfCaller() {

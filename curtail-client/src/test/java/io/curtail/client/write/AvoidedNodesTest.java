@@ -9,10 +9,10 @@ import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.junit.jupiter.api.Test;
 
-/** The JVM's memory of slow DataNodes: bounded in number and in time. */
-class SlowNodesTest {
+/** The JVM's memory of DataNodes to avoid: bounded in number and in time. */
+class AvoidedNodesTest {
   private final AtomicLong now = new AtomicLong();
-  private final SlowNodes slow = new SlowNodes(now::get);
+  private final AvoidedNodes slow = new AvoidedNodes(now::get);
 
   private static DatanodeInfo node(int port) {
     return new DatanodeInfo.DatanodeInfoBuilder().setNodeID(new DatanodeID("127.0.0.1",
@@ -21,15 +21,18 @@ class SlowNodesTest {
 
   @Test
   void forgetsAfterItsMemoryAndKeepsTheMostRecentFew() {
-    slow.judgedSlow(node(1));
+    slow.avoid(node(1));
     now.addAndGet(TimeUnit.MINUTES.toNanos(1));
-    slow.judgedSlow(node(2));
-    slow.judgedSlow(node(3));
-    slow.judgedSlow(node(4));
+    slow.avoid(node(2));
+    slow.avoid(node(3));
+    slow.avoid(node(4));
     assertEquals(Arrays.asList(node(2), node(3), node(4)), slow.avoided(), "at most 3, newest");
-    slow.judgedSlow(node(2)); // judged again: now the newest
+    slow.avoid(node(2)); // judged again: now the newest
     assertEquals(Arrays.asList(node(3), node(4), node(2)), slow.avoided());
-    now.addAndGet(SlowNodes.MEMORY_NANOS + 1);
+    now.addAndGet(AvoidedNodes.MEMORY_NANOS + 1);
     assertEquals(0, slow.avoided().size(), "forgotten after 5 minutes");
+    slow.avoid(node(5));
+    slow.forget(node(5));
+    assertEquals(0, slow.avoided().size(), "forgotten when asked");
   }
 }

@@ -9,18 +9,21 @@ import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 
 /**
- * DataNodes this JVM recently replaced for slowness, which new blocks avoid (beyond the paper:
- * a block allocated after the judgement should not pay for a replacement again). Bounded in number
- * and in time, so a DataNode that recovers is used again, and a cluster of a few nodes is never
- * starved: the writer drops these exclusions when the NameNode cannot place a block without them.
+ * DataNodes this JVM avoids for new blocks and replacements, for one reason: those it recently
+ * judged slow (beyond the paper: a block allocated after the judgement should not pay for a
+ * replacement again), or those that said on their acks that they are busy (paper §5). Bounded in
+ * number and in time, so a DataNode that recovers is used again, and a cluster of a few nodes is
+ * never starved: the writer drops these exclusions when the NameNode cannot place a block
+ * without them.
  */
-final class SlowNodes {
-  /** How long a judgement keeps a DataNode out of new blocks. */
+final class AvoidedNodes {
+  /** How long a DataNode stays avoided unless heard of again. */
   static final long MEMORY_NANOS = TimeUnit.MINUTES.toNanos(5);
-  /** At most this many DataNodes are avoided at once (the most recently judged). */
+  /** At most this many DataNodes are avoided at once (the most recent). */
   static final int MAX_AVOIDED = 3;
 
-  private static final SlowNodes SHARED = new SlowNodes(System::nanoTime);
+  private static final AvoidedNodes SLOW = new AvoidedNodes(System::nanoTime);
+  private static final AvoidedNodes BUSY = new AvoidedNodes(System::nanoTime);
 
   private final LongSupplier clock;
   private final Map<String, Judged> judged = new LinkedHashMap<>();
@@ -35,15 +38,22 @@ final class SlowNodes {
     }
   }
 
-  SlowNodes(LongSupplier clock) {
+  AvoidedNodes(LongSupplier clock) {
     this.clock = clock;
   }
 
-  static SlowNodes shared() {
-    return SHARED;
+  /** DataNodes this JVM judged slow. */
+  static AvoidedNodes slow() {
+    return SLOW;
   }
 
-  synchronized void judgedSlow(DatanodeInfo node) {
+  /** DataNodes that said they are busy. */
+  static AvoidedNodes busy() {
+    return BUSY;
+  }
+
+  /** Avoids {@code node} from now on, for {@link #MEMORY_NANOS}. */
+  synchronized void avoid(DatanodeInfo node) {
     judged.remove(node.getXferAddr());
     judged.put(node.getXferAddr(), new Judged(node, clock.getAsLong()));
     while (judged.size() > MAX_AVOIDED) {
@@ -60,6 +70,11 @@ final class SlowNodes {
       result.add(j.node);
     }
     return result;
+  }
+
+  /** Stops avoiding {@code node} (it said it is no longer busy). */
+  synchronized void forget(DatanodeInfo node) {
+    judged.remove(node.getXferAddr());
   }
 
   synchronized void clear() {

@@ -1,0 +1,112 @@
+package io.curtail.datanode.report;
+
+import io.curtail.client.wire.AckReport;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One DataNode's reports on pipeline acks: each block's {@link PacketTimings}, the busy flag and
+ * the counters operators see over JMX. The hooks name the block by the calling thread's name,
+ * which stock DataNodes set to include it ({@code "... [Receiving block BP-…:blk_…]"} for the
+ * receiver, {@code "PacketResponder: BP-…:blk_…, type=…"} for the responder); a thread whose
+ * name does not say is simply not timed.
+ */
+public final class AckReports implements AckReportsMXBean {
+  /** A block not written to for this long is forgotten. */
+  static final long IDLE_NANOS = TimeUnit.MINUTES.toNanos(2);
+  private static final Pattern BLOCK = Pattern.compile("(BP-[^:\\s\\]]+:blk_\\d+)");
+
+  private final LongSupplier clock;
+  private final Map<String, PacketTimings> blocks = new ConcurrentHashMap<>();
+  private final LongAdder sent = new LongAdder();
+  private volatile boolean busy;
+  private volatile long lastServiceNanos = -1;
+  private volatile long lastSweep;
+
+  public AckReports(LongSupplier clock) {
+    this.clock = clock;
+    this.lastSweep = clock.getAsLong();
+  }
+
+  /** The block a DataNode thread works on, from its name; null if the name does not say. */
+  static String blockOf(String threadName) {
+    Matcher m = BLOCK.matcher(threadName);
+    return m.find() ? m.group(1) : null;
+  }
+
+  /** The receiver finished forwarding a packet to the next DataNode. */
+  public void mirrored(String threadName) {
+    PacketTimings t = timings(threadName, true);
+    if (t != null) {
+      t.mirrored(clock.getAsLong());
+    }
+  }
+
+  /** The receiver finished writing a packet's data locally (including any disk queueing). */
+  public void wroteLocally(String threadName) {
+    PacketTimings t = timings(threadName, false);
+    if (t != null) {
+      t.wroteLocally(clock.getAsLong());
+    }
+  }
+
+  /**
+   * Adds this DataNode's report to an ack about to go upstream: {@code replies[0]} is its own
+   * header (the rest, its downstream's, pass through untouched).
+   */
+  public void report(String threadName, int[] replies) {
+    PacketTimings t = timings(threadName, false);
+    long local = t == null ? -1 : t.takeLocal();
+    if (local >= 0) {
+      replies[0] = AckReport.with(replies[0], local, busy);
+      sent.increment();
+      lastServiceNanos = local;
+    } else {
+      replies[0] = AckReport.busyOnly(replies[0], busy);
+    }
+  }
+
+  private PacketTimings timings(String threadName, boolean create) {
+    String block = blockOf(threadName);
+    if (block == null) {
+      return null;
+    }
+    long now = clock.getAsLong();
+    if (now - lastSweep > IDLE_NANOS) {
+      lastSweep = now;
+      blocks.values().removeIf(t -> now - t.lastUsed() > IDLE_NANOS);
+    }
+    return create ? blocks.computeIfAbsent(block, b -> new PacketTimings(now)) : blocks.get(block);
+  }
+
+  @Override
+  public boolean isBusy() {
+    return busy;
+  }
+
+  @Override
+  public void setBusy(boolean busy) {
+    this.busy = busy;
+  }
+
+  @Override
+  public long getReportsSent() {
+    return sent.sum();
+  }
+
+  @Override
+  public long getLastServiceMicros() {
+    long n = lastServiceNanos;
+    return n < 0 ? -1 : TimeUnit.NANOSECONDS.toMicros(n);
+  }
+
+  @Override
+  public int getBlocksTimed() {
+    return blocks.size();
+  }
+}
