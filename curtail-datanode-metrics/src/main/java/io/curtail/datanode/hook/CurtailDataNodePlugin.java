@@ -44,12 +44,7 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
    * @throws IllegalStateException if the plugin is not running on that DataNode
    */
   public static DataNodeFaults faultsOf(DataNode dn) {
-    DataNodeFaults f = FAULTS.get(dn);
-    if (f == null) {
-      throw new IllegalStateException("Curtail's plugin is not running on DataNode "
-          + dn.getDisplayName() + "; install it with DataNodeSetup.apply(conf)");
-    }
-    return f;
+    return running(FAULTS, dn);
   }
 
   /**
@@ -58,12 +53,16 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
    * @throws IllegalStateException if the plugin is not running on that DataNode
    */
   public static AckReports reportsOf(DataNode dn) {
-    AckReports r = REPORTS.get(dn);
-    if (r == null) {
+    return running(REPORTS, dn);
+  }
+
+  private static <T> T running(Map<DataNode, T> byDataNode, DataNode dn) {
+    T t = byDataNode.get(dn);
+    if (t == null) {
       throw new IllegalStateException("Curtail's plugin is not running on DataNode "
           + dn.getDisplayName() + "; install it with DataNodeSetup.apply(conf)");
     }
-    return r;
+    return t;
   }
 
   @Override
