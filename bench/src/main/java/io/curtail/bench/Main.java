@@ -160,19 +160,20 @@ public final class Main implements Callable<Integer> {
   }
 
   private static String defaultModes() {
-    StringBuilder b = new StringBuilder();
-    for (Mode m : Mode.values()) {
-      if (m.byDefault()) {
-        b.append(b.length() == 0 ? "" : ",").append(m.label());
-      }
-    }
-    return b.toString();
+    return modes(true);
   }
 
   private static String allModes() {
+    return modes(false);
+  }
+
+  /** Mode labels, comma-separated: those a run compares by default, or all. */
+  private static String modes(boolean defaultOnly) {
     StringBuilder b = new StringBuilder();
     for (Mode m : Mode.values()) {
-      b.append(b.length() == 0 ? "" : ",").append(m.label());
+      if (!defaultOnly || m.byDefault()) {
+        b.append(b.length() == 0 ? "" : ",").append(m.label());
+      }
     }
     return b.toString();
   }

@@ -1,5 +1,6 @@
 package io.curtail.client.read;
 
+import io.curtail.client.DaemonThreads;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.policy.HedgeBackoff;
@@ -17,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -77,22 +77,13 @@ public final class ReadContext implements AutoCloseable {
         config.readHedgingBackoffPackets());
     this.replicaOrder = new ReplicaOrder(config.slownessFactor(), config.readWindowPackets());
     int id = CLIENTS.incrementAndGet();
-    this.timer = new ScheduledThreadPoolExecutor(1, daemon("curtail-hedge-timer-" + id));
+    this.timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("curtail-hedge-timer-" + id));
     // One watchdog per client looks at every packet in flight each tick, instead of a timer per
     // packet: scheduling one would wake this thread for every packet read.
     this.timer.scheduleWithFixedDelay(this::startOverdueHedges, WATCHDOG_TICK_NANOS,
         WATCHDOG_TICK_NANOS, TimeUnit.NANOSECONDS);
     // Hedges are bounded by the semaphore, so this pool never holds more than that many threads.
-    this.hedgeThreads = Executors.newCachedThreadPool(daemon("curtail-hedge-" + id));
-  }
-
-  private static ThreadFactory daemon(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
+    this.hedgeThreads = Executors.newCachedThreadPool(DaemonThreads.named("curtail-hedge-" + id));
   }
 
   /** Lets the watchdog hedge {@code read}'s packets while it is open. */

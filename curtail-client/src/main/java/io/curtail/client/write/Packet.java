@@ -83,10 +83,6 @@ final class Packet {
     return capacity - dataLen;
   }
 
-  int dataLen() {
-    return dataLen;
-  }
-
   /** Block offset just past this packet's data. */
   long end() {
     return offsetInBlock + dataLen;
@@ -96,10 +92,6 @@ final class Packet {
   void copyTail(long from, Packet dst) {
     int skip = (int) (from - offsetInBlock);
     dst.append(buf, dataStart + skip, dataLen - skip);
-  }
-
-  boolean sync() {
-    return sync;
   }
 
   /** Asks the DataNodes to sync this packet to disk before acknowledging it (hsync). */
@@ -135,10 +127,6 @@ final class Packet {
     wireStart = start - headerBytes.length;
     System.arraycopy(headerBytes, 0, buf, wireStart, headerBytes.length);
     wireLen = headerBytes.length + checksumLen + dataLen;
-  }
-
-  boolean sealed() {
-    return wireStart >= 0;
   }
 
   void writeTo(OutputStream out) throws IOException {

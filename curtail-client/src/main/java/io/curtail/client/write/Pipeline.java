@@ -1,6 +1,5 @@
 package io.curtail.client.write;
 
-import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.wire.DataNodeLink;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -129,8 +128,6 @@ final class Pipeline implements Closeable {
   }
 
   final Targets targets;
-  /** Whose share of each packet's time is whose, fed by this pipeline's acks in order. */
-  final WriteAttribution attribution;
   private final Socket socket;
   private final DataOutputStream out;
   private final InputStream in;
@@ -139,7 +136,6 @@ final class Pipeline implements Closeable {
 
   private Pipeline(Targets targets, Socket socket, Peer peer) throws IOException {
     this.targets = targets;
-    this.attribution = new WriteAttribution(targets.size());
     this.socket = socket;
     this.peer = peer;
     this.in = peer.getInputStream();

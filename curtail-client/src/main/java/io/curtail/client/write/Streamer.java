@@ -496,11 +496,7 @@ final class Streamer {
     synchronized (this) {
       ackFailure = null;
     }
-    DatanodeInfo[] nodes = p.targets.nodes;
-    NodeTracker[] trackers = new NodeTracker[nodes.length];
-    for (int i = 0; i < nodes.length; i++) {
-      trackers[i] = ctx.registry.tracker(NodeId.of(nodes[i].getXferAddr()));
-    }
+    NodeTracker[] trackers = trackersOf(p.targets);
     ackReader = new Thread(() -> readAcks(p, trackers), "curtail-acks " + block);
     ackReader.setDaemon(true);
     ackReader.start();
@@ -529,7 +525,7 @@ final class Streamer {
    * share of the packet's latency, and reports the first DataNode that says it failed.
    */
   private void readAcks(Pipeline p, NodeTracker[] trackers) {
-    WriteAttribution attribution = p.attribution;
+    WriteAttribution attribution = new WriteAttribution(trackers.length);
     int n = trackers.length;
     long[] samples = new long[n];
     long[] scratch = new long[LatencyWindow.CAPACITY];
@@ -580,9 +576,7 @@ final class Streamer {
           bytesAcked = Math.max(bytesAcked, acked.end());
           notifyAll();
         }
-        synchronized (attribution) {
-          attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
-        }
+        attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
         if (ctx.config.useDataNodeReports()) {
           reportedServiceTimes(ack, now - acked.sentNanos, samples);
         }
@@ -597,7 +591,9 @@ final class Streamer {
         if (acked.lastInBlock) {
           return;
         }
-        if (failFastStops(p, scratch, stats)) {
+        statsOf(trackers, scratch, stats);
+        tellAttributionWhoIsFast(attribution, stats);
+        if (failFastStops(p, stats)) {
           return;
         }
       }
@@ -842,13 +838,16 @@ final class Streamer {
    * preferring any DataNode that is not busy.
    */
   private int fastest(Pipeline.Targets t) {
+    NodeTracker[] trackers = trackersOf(t);
+    List<LatencyStats> stats = new ArrayList<>(trackers.length);
+    statsOf(trackers, scratch, stats);
     int best = 0;
     long bestNanos = Long.MAX_VALUE;
     long now = System.nanoTime();
-    for (int i = 0; i < t.size(); i++) {
-      LatencyStats s = stats(t.nodes[i], scratch);
-      long nanos = s.samples() == 0 ? Long.MAX_VALUE - 2 : s.percentileNanos();
-      if (ctx.registry.tracker(NodeId.of(t.nodes[i].getXferAddr())).busy(now)) {
+    for (int i = 0; i < trackers.length; i++) {
+      long nanos = stats.get(i).samples() == 0 ? Long.MAX_VALUE - 2
+          : stats.get(i).percentileNanos();
+      if (trackers[i].busy(now)) {
         nanos = Long.MAX_VALUE - 1;
       }
       if (nanos < bestNanos) {
@@ -857,11 +856,6 @@ final class Streamer {
       }
     }
     return best;
-  }
-
-  private LatencyStats stats(DatanodeInfo node, long[] scratch) {
-    return ctx.registry.tracker(NodeId.of(node.getXferAddr())).writes()
-        .stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(), scratch);
   }
 
   // ---- Fail fast (paper §4.2).
@@ -874,26 +868,40 @@ final class Streamer {
   void failFastTick(long[] scratch, List<LatencyStats> stats) {
     Pipeline p = pipeline;
     if (p != null) {
-      failFastStops(p, scratch, stats);
+      statsOf(trackersOf(p.targets), scratch, stats);
+      failFastStops(p, stats);
     }
   }
 
+  /** Each DataNode's recent write statistics, in pipeline order, into {@code out}. */
+  private void statsOf(NodeTracker[] trackers, long[] scratch, List<LatencyStats> out) {
+    out.clear();
+    for (NodeTracker t : trackers) {
+      out.add(t.writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(),
+          scratch));
+    }
+  }
+
+  private NodeTracker[] trackersOf(Pipeline.Targets t) {
+    NodeTracker[] trackers = new NodeTracker[t.size()];
+    for (int i = 0; i < trackers.length; i++) {
+      trackers[i] = ctx.registry.tracker(NodeId.of(t.nodes[i].getXferAddr()));
+    }
+    return trackers;
+  }
+
   /**
-   * Asks the fail-fast policy about pipeline {@code p}, after each ack (on the ack reader's
+   * Asks the fail-fast policy about pipeline {@code p}, whose DataNodes' statistics are
+   * {@code stats}, after each ack (on the ack reader's
    * thread: the streamer may be blocked sending to the very DataNode that is slow) and on the
    * client's periodic tick, and, when replacing its slowest DataNode pays, stops the pipeline with
    * the decision for {@link #replaceSlow}. Returns whether it stopped it.
    */
-  private boolean failFastStops(Pipeline p, long[] scratch, List<LatencyStats> stats) {
+  private boolean failFastStops(Pipeline p, List<LatencyStats> stats) {
     Pipeline.Targets t = p.targets;
     if (!ctx.config.writeFailFastEnabled() || t.size() < 2 || noSpare) {
       return false;
     }
-    stats.clear();
-    for (DatanodeInfo node : t.nodes) {
-      stats.add(stats(node, scratch));
-    }
-    tellAttributionWhoIsFast(p.attribution, stats);
     long acked = bytesAckedNow();
     long remaining = (blockSize - acked + packetBytes - 1) / packetBytes;
     FailFastDecision decision = ctx.failFast.decide(stats, acked, packetBytes, remaining,
@@ -970,6 +978,7 @@ final class Streamer {
   /**
    * Lets the ack reader attribute a slow downstream to the one DataNode not known to be fast: a
    * DataNode with enough samples whose percentile is within the factor of the pipeline's fastest.
+   * The attribution is the ack reader's own: no lock.
    */
   private void tellAttributionWhoIsFast(WriteAttribution attribution, List<LatencyStats> stats) {
     long fastest = Long.MAX_VALUE;
@@ -978,12 +987,10 @@ final class Streamer {
         fastest = Math.min(fastest, s.percentileNanos());
       }
     }
-    synchronized (attribution) {
-      for (int i = 1; i < stats.size(); i++) {
-        LatencyStats s = stats.get(i);
-        attribution.knownFast(i, s.samples() >= ctx.minSamples
-            && s.percentileNanos() <= ctx.config.slownessFactor() * fastest);
-      }
+    for (int i = 1; i < stats.size(); i++) {
+      LatencyStats s = stats.get(i);
+      attribution.knownFast(i, s.samples() >= ctx.minSamples
+          && s.percentileNanos() <= ctx.config.slownessFactor() * fastest);
     }
   }
 

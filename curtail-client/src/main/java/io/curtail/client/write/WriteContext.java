@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import io.curtail.client.DaemonThreads;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.policy.FailFast;
 import io.curtail.client.track.LatencyRegistry;
@@ -27,6 +28,7 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
@@ -102,11 +104,8 @@ public final class WriteContext implements AutoCloseable {
         config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos(),
         config.minSlowdownNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "curtail-writer-timer-" + CLIENTS.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+        DaemonThreads.named("curtail-writer-timer-" + CLIENTS.incrementAndGet()));
     timer.setRemoveOnCancelPolicy(true);
     timer.scheduleWithFixedDelay(this::renewLease, LEASE_RENEWAL_MS, LEASE_RENEWAL_MS,
         TimeUnit.MILLISECONDS);
@@ -266,9 +265,9 @@ public final class WriteContext implements AutoCloseable {
   }
 
   /** DataNodes new blocks and replacements should not use now: judged slow or busy. */
-  List<org.apache.hadoop.hdfs.protocol.DatanodeInfo> avoided() {
-    List<org.apache.hadoop.hdfs.protocol.DatanodeInfo> out = busyNodes.avoided();
-    for (org.apache.hadoop.hdfs.protocol.DatanodeInfo n : slowNodes.avoided()) {
+  List<DatanodeInfo> avoided() {
+    List<DatanodeInfo> out = busyNodes.avoided();
+    for (DatanodeInfo n : slowNodes.avoided()) {
       if (!out.contains(n)) {
         out.add(n);
       }
@@ -309,9 +308,5 @@ public final class WriteContext implements AutoCloseable {
     if (first != null) {
       throw first;
     }
-  }
-
-  List<CurtailOutputStream> openStreams() {
-    return new ArrayList<>(open);
   }
 }

@@ -33,10 +33,21 @@ public final class AckReports implements AckReportsMXBean {
     this.lastSweep = clock.getAsLong();
   }
 
+  /**
+   * The last thread name parsed on each thread, and its block: hooks run per packet, and a
+   * thread keeps its name for a whole block, so the name is compared, not parsed, each time.
+   */
+  private static final ThreadLocal<String[]> PARSED = ThreadLocal.withInitial(() -> new String[2]);
+
   /** The block a DataNode thread works on, from its name; null if the name does not say. */
   static String blockOf(String threadName) {
-    Matcher m = BLOCK.matcher(threadName);
-    return m.find() ? m.group(1) : null;
+    String[] parsed = PARSED.get();
+    if (!threadName.equals(parsed[0])) {
+      Matcher m = BLOCK.matcher(threadName);
+      parsed[0] = threadName;
+      parsed[1] = m.find() ? m.group(1) : null;
+    }
+    return parsed[1];
   }
 
   /** The receiver finished forwarding a packet to the next DataNode. */
