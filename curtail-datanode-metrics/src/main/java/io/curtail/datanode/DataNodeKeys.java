@@ -6,8 +6,8 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * The {@code curtail.datanode.*} keys a DataNode reads at start-up, so a chaos run can start one
- * DataNode of a real cluster with a slow disk from its own {@code hdfs-site.xml}. At run time the
- * same fault is changed over JMX.
+ * DataNode of a real cluster with a slow disk from its own {@code hdfs-site.xml}, and an operator
+ * can name the file that marks it busy. At run time the same fault and flag are changed over JMX.
  */
 public final class DataNodeKeys {
   /** Service time of the injected disk per packet, in microseconds; 0 (default) injects nothing. */
@@ -18,6 +18,12 @@ public final class DataNodeKeys {
   public static final String DISK_READS = "curtail.datanode.fault.disk.reads";
   /** Seed of the background load's arrivals. */
   public static final String DISK_SEED = "curtail.datanode.fault.disk.seed";
+
+  /**
+   * A file whose existence marks the DataNode busy (checked every second), for a co-located
+   * service to {@code touch} and remove; unset (default) means none. JMX sets busy too.
+   */
+  public static final String BUSY_FILE = "curtail.datanode.busy.file";
 
   private DataNodeKeys() {}
 

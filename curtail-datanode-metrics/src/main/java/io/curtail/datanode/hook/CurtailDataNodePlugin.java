@@ -4,8 +4,15 @@ import io.curtail.datanode.DataNodeKeys;
 import io.curtail.datanode.fault.DataNodeFaults;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.datanode.report.AckReports;
+import io.curtail.client.DaemonThreads;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
@@ -23,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * {@code Hadoop:service=DataNode,name=CurtailFaults-<port>}, and starts it with the fault its
  * {@code curtail.datanode.fault.*} keys describe (none by default). It also reports this
  * DataNode's packet service times and busy flag on pipeline acks ({@link AckReports}, over JMX
- * as {@code Hadoop:service=DataNode,name=CurtailReports-<port>}, where {@code Busy} is set).
+ * as {@code Hadoop:service=DataNode,name=CurtailReports-<port>}, where {@code Busy} is set; so is
+ * the existence of the file {@code curtail.datanode.busy.file} names, if any).
  *
  * <p>Fail safe: if this Hadoop lacks an internal the plugin relies on, it logs why and the DataNode
  * runs as stock; a plugin that throws from {@code start} is logged and skipped by the DataNode.
@@ -37,6 +45,7 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
   private ThreadGroup group;
   private ObjectName mbean;
   private ObjectName reportsBean;
+  private ScheduledExecutorService busyFileWatch;
 
   /**
    * The fault controls of {@code dn}.
@@ -94,6 +103,14 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
     if (initial != null) {
       faults.slowDisk(initial);
     }
+    String busyFile = dn.getConf().getTrimmed(DataNodeKeys.BUSY_FILE, "");
+    if (!busyFile.isEmpty()) {
+      Path path = Paths.get(busyFile);
+      busyFileWatch = Executors.newSingleThreadScheduledExecutor(
+          DaemonThreads.named("curtail-busy-file " + name));
+      busyFileWatch.scheduleWithFixedDelay(() -> reports.busyFileSeen(Files.exists(path)),
+          0, 1, TimeUnit.SECONDS);
+    }
     LOG.info("Curtail's plugin started on datanode={}", name);
   }
 
@@ -120,6 +137,9 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
       faults.heal();
     }
     REPORTS.remove(dataNode);
+    if (busyFileWatch != null) {
+      busyFileWatch.shutdownNow();
+    }
     CurtailFaultInjector.unregister(group);
     if (mbean != null) {
       MBeans.unregister(mbean);

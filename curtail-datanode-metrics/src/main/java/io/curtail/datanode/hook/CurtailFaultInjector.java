@@ -12,9 +12,12 @@ import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
  * JVM (a real DataNode has one; a MiniDFSCluster has many), keyed by the DataNode's thread group.
  *
  * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour. These hooks
- * are the only points where the plugin touches a write: {@code BlockReceiver} calls them after
- * forwarding a packet, after writing it locally, and (from its {@code PacketResponder}) just
- * before sending an ack upstream with the replies it may still change.
+ * are the only points where the plugin touches a write: {@code BlockReceiver} calls them before
+ * and after forwarding a packet, after writing it locally, and (from its {@code PacketResponder})
+ * just before sending an ack upstream with the replies it may still change. They are methods of
+ * Hadoop 3.4's injector (tested with 3.4.2); on a Hadoop whose {@code BlockReceiver} does not call
+ * one, that timing is never taken, no report goes out, and clients fall back to their own
+ * attribution.
  */
 final class CurtailFaultInjector extends DataNodeFaultInjector {
   private static final CurtailFaultInjector INSTANCE = new CurtailFaultInjector();
@@ -52,6 +55,15 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     AckReports reports = reportsOfCaller();
     if (reports != null) {
       reports.wroteLocally(Thread.currentThread().getName());
+    }
+  }
+
+  /** Called by {@code BlockReceiver} just before it forwards a packet to the next DataNode. */
+  @Override
+  public void stopSendingPacketDownstream(String mirrorAddr) {
+    AckReports reports = reportsOfCaller();
+    if (reports != null) {
+      reports.forwarding(Thread.currentThread().getName());
     }
   }
 

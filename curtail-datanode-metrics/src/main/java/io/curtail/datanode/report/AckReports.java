@@ -24,8 +24,10 @@ public final class AckReports implements AckReportsMXBean {
   private final LongSupplier clock;
   private final Map<String, PacketTimings> blocks = new ConcurrentHashMap<>();
   private final LongAdder sent = new LongAdder();
-  private volatile boolean busy;
+  private volatile boolean busySet;
+  private volatile boolean busyFileSeen;
   private volatile long lastServiceNanos = -1;
+  private volatile long lastDownstreamNanos = -1;
   private volatile long lastSweep;
 
   public AckReports(LongSupplier clock) {
@@ -50,11 +52,19 @@ public final class AckReports implements AckReportsMXBean {
     return parsed[1];
   }
 
+  /** The receiver starts forwarding a packet to the next DataNode. */
+  public void forwarding(String threadName) {
+    PacketTimings t = timings(threadName, true);
+    if (t != null) {
+      t.forwarding(Thread.currentThread(), clock.getAsLong());
+    }
+  }
+
   /** The receiver finished forwarding a packet to the next DataNode. */
   public void mirrored(String threadName) {
     PacketTimings t = timings(threadName, true);
     if (t != null) {
-      t.mirrored(clock.getAsLong());
+      t.mirrored(Thread.currentThread(), clock.getAsLong());
     }
   }
 
@@ -62,15 +72,19 @@ public final class AckReports implements AckReportsMXBean {
   public void wroteLocally(String threadName) {
     PacketTimings t = timings(threadName, false);
     if (t != null) {
-      t.wroteLocally(clock.getAsLong());
+      t.wroteLocally(Thread.currentThread(), clock.getAsLong());
     }
   }
 
   /**
-   * Adds this DataNode's report to an ack about to go upstream: {@code replies[0]} is its own
-   * header (the rest, its downstream's, pass through untouched).
+   * Adds this DataNode's reports to an ack about to go upstream. {@code replies[0]} is its own
+   * header: it gets this DataNode's local service time and busy flag. When the next DataNode is
+   * the last of the pipeline ({@code replies} has two headers) and did not time itself (it cannot,
+   * see {@link PacketTimings}), {@code replies[1]} gets the service time this DataNode measured for
+   * it, its busy flag kept. Other headers pass through untouched.
    */
   public void report(String threadName, int[] replies) {
+    boolean busy = isBusy();
     PacketTimings t = timings(threadName, false);
     long local = t == null ? -1 : t.takeLocal();
     if (local >= 0) {
@@ -79,6 +93,13 @@ public final class AckReports implements AckReportsMXBean {
       lastServiceNanos = local;
     } else {
       replies[0] = AckReport.busyOnly(replies[0], busy);
+    }
+    if (t != null && replies.length >= 2) {
+      long downstream = t.takeDownstream(clock.getAsLong());
+      if (downstream >= 0 && replies.length == 2 && !AckReport.present(replies[1])) {
+        replies[1] = AckReport.with(replies[1], downstream, AckReport.busy(replies[1]));
+        lastDownstreamNanos = downstream;
+      }
     }
   }
 
@@ -97,12 +118,20 @@ public final class AckReports implements AckReportsMXBean {
 
   @Override
   public boolean isBusy() {
-    return busy;
+    return busySet || busyFileSeen;
   }
 
   @Override
   public void setBusy(boolean busy) {
-    this.busy = busy;
+    this.busySet = busy;
+  }
+
+  /**
+   * Whether the busy file ({@code curtail.datanode.busy.file}) exists, as last seen: a second way
+   * to be busy, for co-located services that would rather touch a file than speak JMX.
+   */
+  public void busyFileSeen(boolean exists) {
+    this.busyFileSeen = exists;
   }
 
   @Override
@@ -113,6 +142,12 @@ public final class AckReports implements AckReportsMXBean {
   @Override
   public long getLastServiceMicros() {
     long n = lastServiceNanos;
+    return n < 0 ? -1 : TimeUnit.NANOSECONDS.toMicros(n);
+  }
+
+  @Override
+  public long getLastDownstreamServiceMicros() {
+    long n = lastDownstreamNanos;
     return n < 0 ? -1 : TimeUnit.NANOSECONDS.toMicros(n);
   }
 

@@ -1,48 +1,81 @@
 package io.curtail.datanode.report;
 
 /**
- * One block's write through this DataNode, timed for the report on its acks. Pure: times are
- * passed in. The receiver thread says when it finished forwarding a packet to the next DataNode
- * ({@link #mirrored}) and when it finished writing it locally ({@link #wroteLocally}); the
- * responder thread takes what to report when it acks ({@link #takeLocal}).
+ * One block's write through this DataNode, timed for the reports on its acks. Pure: times are
+ * passed in, and so is the receiver (the thread receiving the block), since a pipeline recovery
+ * starts a new receiver for the same block and the timings then start afresh.
  *
- * <p>The local service time follows the FIFO identity, service = departure − max(arrival,
- * previous departure), with arrival the end of forwarding and departure the end of the local
- * write (including any disk queueing), so a packet's wait behind earlier packets is not counted.
- * The last DataNode of a pipeline forwards nothing, and a stock DataNode offers no hook before
- * its write, so it reports nothing; the client attributes its share from the stock ack. A
- * block's first packet is not reported: its time includes creating the replica's files.
+ * <p>Both times follow the FIFO identity, service = departure − max(arrival, previous departure),
+ * so a packet's wait behind earlier packets is not counted against whoever serves it:
+ * <ul>
+ *   <li><b>Local</b>: a packet arrives when it has been forwarded to the next DataNode
+ *       ({@link #mirrored}) and departs when its data is written locally, disk queueing included
+ *       ({@link #wroteLocally}). The responder takes the longest since its last ack
+ *       ({@link #takeLocal}): acks and local writes do not pair up one to one.
+ *   <li><b>Downstream</b>: a packet arrives at the next DataNode when forwarding starts
+ *       ({@link #forwarding}) and departs when that DataNode's ack for it is read
+ *       ({@link #takeDownstream}). Packets are acked in the order they are forwarded, heartbeats
+ *       included, so the n-th ack pairs with the n-th forward. This is how the last DataNode of a
+ *       pipeline is timed: a stock DataNode offers no hook before its own write, so it cannot
+ *       time itself, and its upstream does it for it.
+ * </ul>
+ * A block's first packet is not reported by either: its time includes creating the replica's files.
  */
 final class PacketTimings {
-  private long forwarded = -1;
+  /** Forwards awaiting their downstream ack; more than this and pairing is given up. */
+  static final int MAX_UNACKED = 1024;
+
+  private Object receiver;
+  private long lastUsed;
+
+  private long mirrored = -1;
   private long localDone = Long.MIN_VALUE;
+  private boolean firstWritten;
   private long pendingLocal = -1;
   private long lastLocal = -1;
-  private boolean firstWritten;
-  private long lastUsed;
+
+  private final long[] forwards = new long[MAX_UNACKED];
+  private int head;
+  private int unacked;
+  private boolean unpaired;
+  private long lastDownstreamAck = Long.MIN_VALUE;
+  private boolean firstAcked;
 
   PacketTimings(long now) {
     this.lastUsed = now;
   }
 
-  synchronized void mirrored(long now) {
-    forwarded = now;
-    lastUsed = now;
+  /** The receiver starts forwarding a packet to the next DataNode. */
+  synchronized void forwarding(Object receiver, long now) {
+    startedBy(receiver, now);
+    if (unacked == MAX_UNACKED) {
+      unpaired = true; // the responder is not taking acks: this block's pairing is lost
+      return;
+    }
+    forwards[(head + unacked) % MAX_UNACKED] = now;
+    unacked++;
   }
 
-  synchronized void wroteLocally(long now) {
-    if (forwarded >= 0 && firstWritten) {
-      long service = now - Math.max(forwarded, localDone);
+  /** The receiver finished forwarding a packet to the next DataNode. */
+  synchronized void mirrored(Object receiver, long now) {
+    startedBy(receiver, now);
+    mirrored = now;
+  }
+
+  /** The receiver finished writing a packet's data locally. */
+  synchronized void wroteLocally(Object receiver, long now) {
+    startedBy(receiver, now);
+    if (mirrored >= 0 && firstWritten) {
+      long service = now - Math.max(mirrored, localDone);
       pendingLocal = Math.max(pendingLocal, Math.max(0, service));
     }
     localDone = now;
     firstWritten = true;
-    lastUsed = now;
   }
 
   /**
    * The longest local service since the last call; if none was measured since, the last one
-   * reported again (acks and packets do not pair up one to one); -1 before the first.
+   * again; -1 before the first.
    */
   synchronized long takeLocal() {
     if (pendingLocal >= 0) {
@@ -52,7 +85,46 @@ final class PacketTimings {
     return lastLocal;
   }
 
+  /**
+   * The next DataNode's ack for the oldest forwarded packet was read at {@code now}: its service
+   * time, or -1 if there is none to tell (the block's first packet, or pairing lost).
+   */
+  synchronized long takeDownstream(long now) {
+    lastUsed = now;
+    if (unacked == 0 || unpaired) {
+      unpaired = true; // an ack for nothing forwarded: later acks cannot be paired either
+      return -1;
+    }
+    long forwarded = forwards[head];
+    head = (head + 1) % MAX_UNACKED;
+    unacked--;
+    long service = now - Math.max(forwarded, lastDownstreamAck);
+    lastDownstreamAck = now;
+    boolean first = !firstAcked;
+    firstAcked = true;
+    return first ? -1 : Math.max(0, service);
+  }
+
   synchronized long lastUsed() {
     return lastUsed;
+  }
+
+  /** Starts afresh when a new receiver takes the block over (after a pipeline recovery). */
+  private void startedBy(Object r, long now) {
+    lastUsed = now;
+    if (r == receiver) {
+      return;
+    }
+    receiver = r;
+    mirrored = -1;
+    localDone = Long.MIN_VALUE;
+    firstWritten = false;
+    pendingLocal = -1;
+    lastLocal = -1;
+    head = 0;
+    unacked = 0;
+    unpaired = false;
+    lastDownstreamAck = Long.MIN_VALUE;
+    firstAcked = false;
   }
 }
