@@ -91,6 +91,26 @@ public enum Mode {
       CurtailDistributedFileSystem.resetJvmKnowledge();
     }
   },
+  /**
+   * The stock client on DataNodes with Curtail's plugin taken out of their data path: against
+   * {@code stock}, what the plugin costs the DataNodes. Scenarios without a fault.
+   */
+  STOCK_PLAIN_DATANODES("stock-plain-dn", false) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      STOCK.configure(conf, o);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return !s.hasFault();
+    }
+
+    @Override
+    boolean pluginOnDataNodes() {
+      return false;
+    }
+  },
   /** The stock client with the faulty DataNode healthy: the best achievable. */
   ORACLE("oracle", false) {
     @Override
@@ -137,6 +157,11 @@ public enum Mode {
 
   /** Whether a run without {@code --mode} compares this mode. */
   boolean byDefault() {
+    return true;
+  }
+
+  /** Whether the DataNodes run Curtail's plugin while this mode runs (stock-plain-dn: no). */
+  boolean pluginOnDataNodes() {
     return true;
   }
 

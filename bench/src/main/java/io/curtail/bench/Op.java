@@ -1,12 +1,17 @@
 package io.curtail.bench;
 
+import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
+import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
  * What one client does to one whole file; the other side of the copy is memory (as in the paper's
@@ -18,11 +23,7 @@ public enum Op {
     @Override
     public long run(FileSystem fs, Path path, long seed, long length, Workload w)
         throws IOException {
-      try (FSDataOutputStream out = fs.create(path, true, IO_BUFFER, w.replication(),
-          w.blockSize())) {
-        SeededData.write(out, seed, length);
-      }
-      return 0;
+      return write(fs, path, seed, length, w, null);
     }
   },
   /** Read the file sequentially to its end. */
@@ -57,6 +58,36 @@ public enum Op {
   /** Bytes per positional read: a typical columnar-format range read. */
   public static final int PREAD_BYTES = 1 << 20;
   private static final int IO_BUFFER = 64 * 1024;
+
+  /**
+   * Writes a file through {@code pipeline}, in that order (favoured nodes with client locality
+   * ignored), or where the NameNode places it if null; returns 0.
+   */
+  public static long write(FileSystem fs, Path path, long seed, long length, Workload w,
+      InetSocketAddress[] pipeline) throws IOException {
+    try (FSDataOutputStream out = create(fs, path, w, pipeline)) {
+      SeededData.write(out, seed, length);
+    }
+    return 0;
+  }
+
+  private static FSDataOutputStream create(FileSystem fs, Path path, Workload w,
+      InetSocketAddress[] pipeline) throws IOException {
+    if (pipeline == null) {
+      return fs.create(path, true, IO_BUFFER, w.replication(), w.blockSize());
+    }
+    if (fs instanceof CurtailDistributedFileSystem) {
+      return ((CurtailDistributedFileSystem) fs).create(path, null, EnumSet.of(CreateFlag.CREATE,
+          CreateFlag.OVERWRITE, CreateFlag.IGNORE_CLIENT_LOCALITY), IO_BUFFER, w.replication(),
+          w.blockSize(), null, null, pipeline);
+    }
+    if (fs instanceof DistributedFileSystem) {
+      return ((DistributedFileSystem) fs).createFile(path).overwrite(true)
+          .bufferSize(IO_BUFFER).replication(w.replication()).blockSize(w.blockSize())
+          .favoredNodes(pipeline).ignoreClientLocality().build();
+    }
+    throw new IllegalArgumentException("placing a pipeline needs HDFS, not " + fs.getUri());
+  }
 
   /** Runs the op on one file; returns the bytes it verified (0 for writes). */
   public abstract long run(FileSystem fs, Path path, long seed, long length, Workload w)

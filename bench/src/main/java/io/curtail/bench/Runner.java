@@ -91,6 +91,7 @@ final class Runner {
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
     try (FileSystem fs = FileSystem.newInstance(target.uri(), conf(mode));
         Fault fault = mode.faulty() ? target.inject(s) : () -> { };
+        Fault plain = mode.pluginOnDataNodes() ? () -> { } : target.withoutPlugin();
         BackgroundLoad load = BackgroundLoad.start(target.uri(), conf(Mode.STOCK),
             w.backgroundStreams(), new Path(out, "background"))) {
       if (!(fs instanceof CurtailDistributedFileSystem) && fs instanceof DistributedFileSystem) {
@@ -143,7 +144,12 @@ final class Runner {
       Path path = op.writes() ? new Path(out, "c" + client + "-f" + f) : readFile(s, client, f);
       long fileSeed = fileSeed(s, op.writes() ? round : -1, client, f);
       long t0 = System.nanoTime();
-      op.run(fs, path, fileSeed, w.fileBytes(), w);
+      if (op.writes()) {
+        Op.write(fs, path, fileSeed, w.fileBytes(), w,
+            target.pipeline(s, client * w.filesPerClient() + f));
+      } else {
+        op.run(fs, path, fileSeed, w.fileBytes(), w);
+      }
       long t1 = System.nanoTime();
       samples.add(new FileSample(s.name(), mode.label(), round, client, f,
           op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0, w.fileBytes()));

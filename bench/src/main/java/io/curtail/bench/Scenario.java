@@ -42,6 +42,11 @@ public final class Scenario {
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet",
         c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK))));
+    add(new Scenario("write-slow-middle",
+        "writes through pipelines with the slow-disk DataNode always in the middle",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, 2nd of every pipeline",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), true));
     add(new Scenario("write-throttled",
         "writes; one DataNode receives at most 2 MiB/s in all",
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
@@ -69,14 +74,21 @@ public final class Scenario {
   private final Workload workload;
   private final String faultDescription;
   private final Function<FaultyCluster, Fault> fault;
+  private final boolean faultyInTheMiddle;
 
   private Scenario(String name, String description, Workload workload, String faultDescription,
       Function<FaultyCluster, Fault> fault) {
+    this(name, description, workload, faultDescription, fault, false);
+  }
+
+  private Scenario(String name, String description, Workload workload, String faultDescription,
+      Function<FaultyCluster, Fault> fault, boolean faultyInTheMiddle) {
     this.name = name;
     this.description = description;
     this.workload = workload;
     this.faultDescription = faultDescription;
     this.fault = fault;
+    this.faultyInTheMiddle = faultyInTheMiddle;
   }
 
   private static void add(Scenario s) {
@@ -122,6 +134,14 @@ public final class Scenario {
     return fault != null;
   }
 
+  /**
+   * Whether writers place every pipeline themselves with the faulty DataNode second of three
+   * (where a stock ack cannot tell it from the third), rather than let the NameNode place them.
+   */
+  public boolean faultyInTheMiddle() {
+    return faultyInTheMiddle;
+  }
+
   /** Injects this scenario's fault; closing the result undoes it. */
   public Fault inject(FaultyCluster cluster) {
     return fault == null ? () -> { } : fault.apply(cluster);
@@ -129,13 +149,14 @@ public final class Scenario {
 
   /** The same scenario with its workload scaled. */
   public Scenario scaled(double scale) {
-    return new Scenario(name, description, workload.scaled(scale), faultDescription, fault);
+    return new Scenario(name, description, workload.scaled(scale), faultDescription, fault,
+        faultyInTheMiddle);
   }
 
   /** The same scenario with {@code streams} background streams. */
   public Scenario withBackground(int streams) {
     return new Scenario(name, description, workload.withBackground(streams), faultDescription,
-        fault);
+        fault, faultyInTheMiddle);
   }
 
   @Override

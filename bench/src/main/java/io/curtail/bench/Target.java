@@ -3,6 +3,7 @@ package io.curtail.bench;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
@@ -18,6 +19,15 @@ abstract class Target implements AutoCloseable {
   abstract boolean injectsFaults();
 
   abstract Fault inject(Scenario s);
+
+  /**
+   * The pipeline for a writer's {@code k}-th file in scenario {@code s}: the faulty DataNode
+   * second of three, among healthy ones in turn, if {@code s} places it so; else null.
+   */
+  abstract InetSocketAddress[] pipeline(Scenario s, int k);
+
+  /** Runs the DataNodes without Curtail's plugin until closed. */
+  abstract Fault withoutPlugin();
 
   abstract String describe();
 
@@ -54,6 +64,23 @@ abstract class Target implements AutoCloseable {
     @Override
     Fault inject(Scenario s) {
       return s.inject(cluster);
+    }
+
+    @Override
+    InetSocketAddress[] pipeline(Scenario s, int k) {
+      if (!s.faultyInTheMiddle()) {
+        return null;
+      }
+      int healthy = Scenario.DATANODES - 1;
+      int first = 1 + k % healthy;
+      int third = 1 + (k + 1) % healthy;
+      return new InetSocketAddress[] {cluster.address(first), cluster.address(Scenario.FAULTY),
+          cluster.address(third)};
+    }
+
+    @Override
+    Fault withoutPlugin() {
+      return cluster.withoutPlugin();
     }
 
     @Override
@@ -94,6 +121,20 @@ abstract class Target implements AutoCloseable {
     @Override
     Fault inject(Scenario s) {
       return () -> { };
+    }
+
+    @Override
+    InetSocketAddress[] pipeline(Scenario s, int k) {
+      if (s.faultyInTheMiddle()) {
+        throw new IllegalArgumentException("scenario " + s + " places pipelines on the embedded"
+            + " cluster's DataNodes; it cannot run against " + uri);
+      }
+      return null;
+    }
+
+    @Override
+    Fault withoutPlugin() {
+      throw new IllegalStateException("the benchmark does not control " + uri + "'s DataNodes");
     }
 
     @Override

@@ -6,11 +6,14 @@ import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
 import io.curtail.client.track.LatencyRegistry;
 import io.curtail.client.write.CurtailOutputStream;
+import io.curtail.client.write.Replacement;
 import io.curtail.client.write.WriteContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -126,6 +129,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   /** Slow DataNodes fail-fast replaced in a pipeline; 0 with fail-fast off. */
   public long replacements() {
     return writes == null ? 0 : writes.replacements();
+  }
+
+  /**
+   * The latest slow DataNodes fail-fast replaced (up to 256), oldest first: where each sat and on
+   * what evidence; empty with fail-fast off.
+   */
+  public List<Replacement> recentReplacements() {
+    return writes == null ? Collections.emptyList() : writes.recentReplacements();
   }
 
   /** Rebuilds on a replacement DataNode aborted for overrunning their timeout or failing. */

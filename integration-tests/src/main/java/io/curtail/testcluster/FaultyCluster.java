@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>DataNodes are numbered 0..n-1 for the life of the cluster; a number keeps naming the same
  * DataNode (same port) across a stop and restart. Each has a distinct host name
- * ({@code dn<i>.curtail.test}) so logs and block locations tell them apart. Every DataNode runs
- * Curtail's plugin, so disk faults can be injected on any of them.
+ * ({@code dn<i>.curtail.test}) so logs and block locations tell them apart. DataNodes run
+ * Curtail's plugin, so disk faults can be injected on any of them, except the last few when the
+ * cluster is built with {@link Builder#stockDataNodes} to mix in stock ones.
  */
 public final class FaultyCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FaultyCluster.class);
@@ -61,6 +63,7 @@ public final class FaultyCluster implements AutoCloseable {
   /** Builds a {@link FaultyCluster}. */
   public static final class Builder {
     private int dataNodes = 4;
+    private int stockDataNodes;
     private long blockSize = 8L * 1024 * 1024;
     private File baseDir = new File(System.getProperty("test.build.data", "target/test-data"),
         "cluster-" + System.nanoTime());
@@ -68,6 +71,12 @@ public final class FaultyCluster implements AutoCloseable {
 
     public Builder dataNodes(int n) {
       this.dataNodes = n;
+      return this;
+    }
+
+    /** How many of the DataNodes (the last ones) run without Curtail's plugin; 0 by default. */
+    public Builder stockDataNodes(int n) {
+      this.stockDataNodes = n;
       return this;
     }
 
@@ -89,6 +98,9 @@ public final class FaultyCluster implements AutoCloseable {
     }
 
     public FaultyCluster build() throws IOException {
+      if (stockDataNodes < 0 || stockDataNodes > dataNodes) {
+        throw new IllegalArgumentException(stockDataNodes + " stock DataNodes of " + dataNodes);
+      }
       DataNodeSetup.apply(conf);
       conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
       conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);
@@ -103,10 +115,17 @@ public final class FaultyCluster implements AutoCloseable {
       for (int i = 0; i < dataNodes; i++) {
         hosts[i] = "dn" + i + ".curtail.test";
       }
+      int equipped = dataNodes - stockDataNodes;
       MiniDFSCluster c = new MiniDFSCluster.Builder(conf, baseDir)
-          .numDataNodes(dataNodes)
-          .hosts(hosts)
+          .numDataNodes(equipped)
+          .hosts(Arrays.copyOf(hosts, equipped))
           .build();
+      if (stockDataNodes > 0) {
+        Configuration stock = new Configuration(conf);
+        stock.unset(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY);
+        c.startDataNodes(stock, stockDataNodes, true, null, null,
+            Arrays.copyOfRange(hosts, equipped, dataNodes), null);
+      }
       c.waitActive();
       return new FaultyCluster(c, conf);
     }
@@ -221,6 +240,30 @@ public final class FaultyCluster implements AutoCloseable {
     } catch (ReconfigurationException e) {
       throw new IllegalStateException("DataNode " + i + " refused " + key + "=" + value, e);
     }
+  }
+
+  /**
+   * Takes Curtail's plugin out of every DataNode's data path (they run as stock) until the result
+   * is closed: for measuring what the plugin costs on the same DataNodes.
+   */
+  public Fault withoutPlugin() {
+    List<AutoCloseable> resume = new ArrayList<>();
+    for (int i = 0; i < ports.length; i++) {
+      try {
+        resume.add(CurtailDataNodePlugin.suspend(dataNode(i)));
+      } catch (IllegalStateException stockAlready) {
+        // a stock DataNode of a mixed cluster
+      }
+    }
+    return () -> {
+      for (AutoCloseable r : resume) {
+        try {
+          r.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("resuming Curtail's plugin", e);
+        }
+      }
+    };
   }
 
   /** Makes DataNode {@code i}'s disk slow; see {@link DiskFault}. */

@@ -5,17 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.write.Replacement;
+import io.curtail.datanode.DataNodeKeys;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.datanode.hook.CurtailDataNodePlugin;
 import io.curtail.datanode.report.AckReports;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
+import java.io.File;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -23,99 +30,222 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
 
 /**
- * DataNodes with Curtail's plugin report their service time and busy flag on pipeline acks: stock
- * clients read those acks as before, Curtail's writer (with {@code curtail.write.datanode.reports})
- * uses the reports to tell which DataNode of a pipeline is slow wherever it sits, and never picks a
- * busy DataNode as a replacement.
+ * DataNodes with Curtail's plugin report service times and a busy flag on pipeline acks: stock
+ * clients read those acks as before; Curtail's writer (with {@code curtail.write.datanode.reports})
+ * judges pipelines on the reports and so replaces the slow DataNode wherever it sits; a stock
+ * DataNode in the cluster sends the writer back to its own attribution; and busy DataNodes are
+ * never chosen as replacements, rebuild sources or hedge targets.
  */
 class DataNodeReportsTest {
   private static final int MIB = 1024 * 1024;
+  private static final Map<String, String> ON_REPORTS =
+      Collections.singletonMap("curtail.write.datanode.reports", "true");
+  /** Trials per pipeline position; the issue asks for 100, a quick local run may ask for fewer. */
+  private static final int TRIALS = Integer.getInteger("curtail.it.position.trials", 100);
 
+  /**
+   * Writes {@code length} bytes to {@code p} through a pipeline in exactly the order of
+   * {@code pipeline}: favoured nodes, with client locality ignored (all DataNodes here share the
+   * client's host, and the NameNode would otherwise put a random one first).
+   */
   private static void write(CurtailDistributedFileSystem fs, Path p, long seed, long length,
-      short replication, InetSocketAddress... favoured) throws Exception {
-    try (FSDataOutputStream out = fs.create(p, null,
-        EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE), 4096, replication, 8 * MIB, null,
-        null, favoured.length == 0 ? null : favoured)) {
+      InetSocketAddress... pipeline) throws Exception {
+    try (FSDataOutputStream out = fs.create(p, null, EnumSet.of(CreateFlag.CREATE,
+        CreateFlag.OVERWRITE, CreateFlag.IGNORE_CLIENT_LOCALITY), 4096,
+        (short) pipeline.length, 8 * MIB, null, null, pipeline)) {
       SeededData.write(out, seed, length);
     }
   }
 
+  /** The replacements {@code fs} made since its {@link #replacements} count was {@code before}. */
+  private static List<Replacement> since(CurtailDistributedFileSystem fs, long before) {
+    List<Replacement> all = fs.recentReplacements();
+    int made = (int) (fs.replacements() - before);
+    return new ArrayList<>(all.subList(all.size() - made, all.size()));
+  }
+
   @Test
-  void stockClientsReadReportedAcksAndTheReportsReachTheClient() throws Exception {
+  void stockClientsReadReportedAcksAndEveryPositionIsReported() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(8 * MIB).build();
         DistributedFileSystem stock = c.stockFileSystem()) {
       Path p = new Path("/reports/stock");
       SeededData.create(stock, p, 1, 3 * MIB + 7);
       SeededData.verify(stock, p, 1, 3 * MIB + 7);
       c.awaitReplicas(stock, p, 3);
-      int reporting = 0;
+      int reportingThemselves = 0;
+      int timingTheLast = 0;
       for (int i = 0; i < 3; i++) {
         AckReports r = CurtailDataNodePlugin.reportsOf(c.dataNode(i));
-        reporting += r.getReportsSent() > 0 ? 1 : 0;
-        assertTrue(r.getReportsSent() == 0 || r.getLastServiceMicros() >= 0);
+        reportingThemselves += r.getReportsSent() > 0 ? 1 : 0;
+        timingTheLast += r.getLastDownstreamServiceMicros() >= 0 ? 1 : 0;
       }
-      assertEquals(2, reporting, "the first and middle DataNodes reported themselves");
+      assertEquals(2, reportingThemselves, "the first and middle DataNodes report themselves");
+      assertEquals(1, timingTheLast, "the middle one reports for the last");
     }
   }
 
+  /**
+   * The issue's bar: with the plugin everywhere, a slow DataNode at the first, middle and last
+   * position is the one replaced in at least 95 of 100 trials per position, judged on reports.
+   */
   @Test
-  void theSlowDataNodeIsTheOneReplacedWhereverItSits() throws Exception {
-    int trials = 24;
+  void theSlowDataNodeIsTheOneReplacedAtEveryPosition() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(5).blockSize(8 * MIB).build();
         DistributedFileSystem stock = c.stockFileSystem();
-        CurtailDistributedFileSystem fs = c.curtailFileSystem(
-            Collections.singletonMap("curtail.write.datanode.reports", "true"));
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(ON_REPORTS);
         Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
-      int replacedSlow = 0;
-      for (int t = 0; t < trials; t++) {
-        CurtailDistributedFileSystem.resetJvmKnowledge();
+      String slowAddress = c.dataNode(0).getDatanodeId().getXferAddr();
+      StringBuilder summary = new StringBuilder();
+      int worst = TRIALS;
+      for (int position = 0; position < 3; position++) {
+        int right = 0;
+        List<Replacement> wrong = new ArrayList<>();
+        for (int t = 0; t < TRIALS; t++) {
+          CurtailDistributedFileSystem.resetJvmKnowledge();
+          InetSocketAddress[] pipeline = new InetSocketAddress[3];
+          int healthy = 1 + t % 4;
+          for (int i = 0; i < 3; i++) {
+            pipeline[i] = i == position ? c.address(0) : c.address(healthy);
+            healthy = i == position ? healthy : 1 + healthy % 4;
+          }
+          Path p = new Path("/reports/slow-" + position + "-" + t);
+          long before = fs.replacements();
+          write(fs, p, t, 2 * MIB, pipeline);
+          SeededData.verify(fs, p, t, 2 * MIB);
+          List<Replacement> made = since(fs, before);
+          boolean onlyTheSlowOne = !made.isEmpty();
+          for (Replacement r : made) {
+            boolean isSlow = r.replaced().equals(slowAddress) && r.position() == position
+                && r.judgedOnReports();
+            onlyTheSlowOne &= isSlow;
+            if (!isSlow) {
+              wrong.add(r);
+            }
+          }
+          right += onlyTheSlowOne ? 1 : 0;
+          stock.delete(p, false);
+        }
+        summary.append(String.format("position %d: slow one replaced in %d of %d trials; "
+            + "healthy ones replaced: %s%n", position, right, TRIALS, wrong));
+        worst = Math.min(worst, right);
+      }
+      System.out.print(summary);
+      // The bar counts trials where the slow DataNode, and only it, was replaced. A healthy one
+      // replaced after it (the rebuild's load on two cores) fails its trial, and is listed.
+      assertTrue(worst >= TRIALS * 95 / 100, summary.toString());
+    }
+  }
+
+  /**
+   * dn3 runs stock HDFS: pipelines through it are judged on the client's own attribution, unless
+   * it is the last DataNode, which its upstream times for it anyway.
+   */
+  @Test
+  void aStockDataNodeInTheClusterSendsTheClientBackToItsOwnAttribution() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).stockDataNodes(1)
+        .blockSize(8 * MIB).build();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(ON_REPORTS);
+        Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
+      assertFalse(CurtailDataNodeRunning.on(c, 3), "dn3 runs without the plugin");
+      InetSocketAddress[][] pipelines = {
+          {c.address(3), c.address(0), c.address(1)},
+          {c.address(0), c.address(3)},
+          {c.address(1), c.address(2), c.address(0)}};
+      for (int t = 0; t < pipelines.length; t++) {
         long before = fs.replacements();
-        Path p = new Path("/reports/slow" + t);
-        int a = 1 + t % 4;
-        int b = 1 + (t + 1) % 4;
-        InetSocketAddress[][] orders = {
-            {c.address(0), c.address(a), c.address(b)},
-            {c.address(a), c.address(0), c.address(b)},
-            {c.address(a), c.address(b), c.address(0)}};
-        write(fs, p, t, 4 * MIB, (short) 3, orders[t % 3]);
-        SeededData.verify(stock, p, t, 4 * MIB);
-        c.awaitReplicas(stock, p, 3);
-        List<Integer> replicas = c.replicas(stock, p).get(0);
-        if (fs.replacements() > before) {
-          assertFalse(replicas.contains(0), "trial " + t + ": the slow dn0 was the one replaced");
-          replacedSlow++;
+        Path p = new Path("/mixed/f" + t);
+        write(fs, p, t, 3 * MIB, pipelines[t]);
+        SeededData.verify(fs, p, t, 3 * MIB);
+        List<InetSocketAddress> order = List.of(pipelines[t]);
+        boolean reported = order.indexOf(c.address(3)) < 0
+            || order.indexOf(c.address(3)) == order.size() - 1;
+        for (Replacement r : since(fs, before)) {
+          assertEquals(reported, r.judgedOnReports(), r.toString());
+          assertEquals(c.dataNode(0).getDatanodeId().getXferAddr(), r.replaced(), r.toString());
+        }
+        CurtailDistributedFileSystem.resetJvmKnowledge();
+      }
+    }
+  }
+
+  /** Whether a DataNode of the cluster runs Curtail's plugin. */
+  private static final class CurtailDataNodeRunning {
+    static boolean on(FaultyCluster c, int i) {
+      try {
+        CurtailDataNodePlugin.reportsOf(c.dataNode(i));
+        return true;
+      } catch (IllegalStateException e) {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * dn2 is busy. Its disk counts the reads it serves (a negligible read fault), so the test can
+   * tell it was never a rebuild source nor a hedge target, and it is never a replacement.
+   */
+  @Test
+  void aBusyDataNodeIsNeverAReplacementSourceOrHedgeTarget() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(5).blockSize(8 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(Map.of(
+            "curtail.read.hedging", "static", "curtail.read.hedging.static.threshold.ms", "1"));
+        Fault counted = c.slowDisk(2, DiskFault.serviceTime(Duration.ofNanos(1000)).withReads())) {
+      Path hedged = new Path("/busy/hedged");
+      write(fs, hedged, 9, 2 * MIB, c.address(1), c.address(3), c.address(2));
+      CurtailDataNodePlugin.reportsOf(c.dataNode(2)).setBusy(true);
+      String busyAddress = c.dataNode(2).getDatanodeId().getXferAddr();
+      long readsBefore = c.faults(2).getDelayedReads();
+      try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
+        for (int t = 0; t < 4; t++) {
+          // Learning of dn2's flag from this pipeline's own acks, the client replaces dn0 with
+          // dn3 or dn4, rebuilt from dn1 (dn2 is busy).
+          CurtailDistributedFileSystem.resetJvmKnowledge();
+          Path p = new Path("/busy/f" + t);
+          long before = fs.replacements();
+          write(fs, p, t, 2 * MIB, c.address(0), c.address(1), c.address(2));
+          SeededData.verify(fs, p, t, 2 * MIB);
+          for (Replacement r : since(fs, before)) {
+            assertFalse(r.replacement().equals(busyAddress), r.toString());
+          }
+          // Knowing dn2 busy already, the client never lets it replace dn0.
+          Path two = new Path("/busy/two" + t);
+          write(fs, two, t, 2 * MIB, c.address(0), c.address(1));
+          SeededData.verify(fs, two, t, 2 * MIB);
+          c.awaitReplicas(stock, two, 2);
+          assertFalse(c.replicas(stock, two).get(0).contains(2), "busy dn2 joined a pipeline");
         }
       }
-      assertTrue(replacedSlow >= trials * 95 / 100,
-          "dn0 replaced in " + replacedSlow + " of " + trials + " trials");
+      assertTrue(fs.replacements() > 0, "dn0 was never replaced: the test proved nothing");
+      try (Fault slowReads = c.throttleReads(1, MIB);
+          Fault slowerReads = c.throttleReads(3, MIB)) {
+        SeededData.verify(fs, hedged, 9, 2 * MIB); // hedges between dn1 and dn3 only
+      }
+      assertTrue(fs.hedgesTried() > 0, "a 1 ms threshold should have hedged");
+      assertEquals(readsBefore, c.faults(2).getDelayedReads(),
+          "busy dn2 served a rebuild or a hedge");
     }
   }
 
   @Test
-  void aBusyDataNodeIsNeverChosenAsAReplacement() throws Exception {
-    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(8 * MIB).build();
-        DistributedFileSystem stock = c.stockFileSystem();
-        CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.emptyMap())) {
-      CurtailDataNodePlugin.reportsOf(c.dataNode(2)).setBusy(true);
-      // The client learns of dn2's flag from an ack of a pipeline through it.
-      write(fs, new Path("/busy/warm"), 1, MIB, (short) 2, c.address(2), c.address(3));
-      try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
-        for (int t = 0; t < 4; t++) {
-          long before = fs.replacements();
-          Path p = new Path("/busy/f" + t);
-          write(fs, p, t, 2 * MIB, (short) 2, c.address(0), c.address(1));
-          SeededData.verify(stock, p, t, 2 * MIB);
-          c.awaitReplicas(stock, p, 2);
-          List<Integer> replicas = c.replicas(stock, p).get(0);
-          assertFalse(replicas.contains(2), "busy dn2 never chosen: " + replicas);
-          if (fs.replacements() > before) {
-            assertEquals(List.of(1, 3), replicas.stream().sorted().collect(
-                java.util.stream.Collectors.toList()), "dn0 replaced by dn3");
-          }
-          CurtailDistributedFileSystem.resetJvmKnowledge();
-          write(fs, new Path("/busy/warm" + t), 1, MIB, (short) 2, c.address(2), c.address(3));
-        }
-      }
+  void aBusyFileMarksTheDataNodeBusy() throws Exception {
+    File busy = Files.createTempDirectory("curtail-busy").resolve("busy").toFile();
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(1)
+        .set(DataNodeKeys.BUSY_FILE, busy.getPath()).build()) {
+      AckReports reports = CurtailDataNodePlugin.reportsOf(c.dataNode(0));
+      assertFalse(reports.isBusy());
+      assertTrue(busy.createNewFile());
+      awaitBusy(reports, true);
+      assertTrue(busy.delete());
+      awaitBusy(reports, false);
     }
+  }
+
+  private static void awaitBusy(AckReports reports, boolean expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (reports.isBusy() != expected && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertEquals(expected, reports.isBusy());
   }
 }

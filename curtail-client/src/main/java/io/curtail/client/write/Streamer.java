@@ -85,6 +85,12 @@ final class Streamer {
   private Token<BlockTokenIdentifier> token;
   private Pipeline.Targets targets;
   private volatile Pipeline pipeline;
+  /**
+   * The service times the current pipeline's DataNodes reported for it, by position, once an ack
+   * carried one for every DataNode (set by its ack reader); null while the pipeline is judged on
+   * the client's own attribution.
+   */
+  private volatile LatencyWindow[] reported;
   private Thread ackReader;
   private long bytesSent;
   private ExtendedBlock previous;
@@ -493,6 +499,7 @@ final class Streamer {
 
   private void startPipeline(Pipeline p) {
     pipeline = p;
+    reported = null;
     synchronized (this) {
       ackFailure = null;
     }
@@ -523,11 +530,20 @@ final class Streamer {
   /**
    * Reads acks in order, matching each to the oldest packet in flight, records each DataNode's
    * share of the packet's latency, and reports the first DataNode that says it failed.
+   *
+   * <p>The client's own attribution goes to this JVM's per-DataNode windows. When
+   * {@code curtail.write.datanode.reports} is on and an ack carries a plausible report for every
+   * DataNode of the pipeline, the reports go to windows of this pipeline's own, position by
+   * position, and from then on the pipeline is judged on those alone: the two kinds measure
+   * different spans and are never compared with each other, and a DataNode's reports at one
+   * position (the last is timed by its upstream) are not mixed with its reports at another.
    */
   private void readAcks(Pipeline p, NodeTracker[] trackers) {
     WriteAttribution attribution = new WriteAttribution(trackers.length);
     int n = trackers.length;
     long[] samples = new long[n];
+    long[] reports = new long[n];
+    LatencyWindow[] reportWindows = null;
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>(n);
     int bad = -1;
@@ -577,12 +593,18 @@ final class Streamer {
           notifyAll();
         }
         attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
-        if (ctx.config.useDataNodeReports()) {
-          reportedServiceTimes(ack, now - acked.sentNanos, samples);
-        }
         for (int i = 0; i < n; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
             trackers[i].writes().record(samples[i]);
+          }
+        }
+        if (ctx.config.useDataNodeReports()
+            && reportedServiceTimes(ack, now - acked.sentNanos, reports)) {
+          if (reportWindows == null) {
+            reportWindows = judgeOnReports(p);
+          }
+          for (int i = 0; i < n; i++) {
+            reportWindows[i].record(reports[i]);
           }
         }
         if (progress != null) {
@@ -591,8 +613,11 @@ final class Streamer {
         if (acked.lastInBlock) {
           return;
         }
-        statsOf(trackers, scratch, stats);
+        statsOf(trackers, null, scratch, stats);
         tellAttributionWhoIsFast(attribution, stats);
+        if (reportWindows != null) {
+          statsOf(trackers, reportWindows, scratch, stats);
+        }
         if (failFastStops(p, stats)) {
           return;
         }
@@ -608,20 +633,35 @@ final class Streamer {
     }
   }
 
+  /** Fresh report windows for pipeline {@code p}, from now on the ones it is judged on. */
+  private synchronized LatencyWindow[] judgeOnReports(Pipeline p) {
+    LatencyWindow[] windows = new LatencyWindow[p.targets.size()];
+    for (int i = 0; i < windows.length; i++) {
+      windows[i] = new LatencyWindow();
+    }
+    if (pipeline == p) {
+      reported = windows;
+    }
+    return windows;
+  }
+
   /**
-   * Puts the service times the DataNodes reported on {@code ack} in place of the client's own
-   * attribution, position by position. A DataNode without the plugin, or the last of a pipeline
-   * (it has no hook to time itself), reports nothing and keeps the client's attribution. A report
-   * longer than the packet's whole round trip is impossible for an honest DataNode, and is
-   * ignored.
+   * Fills {@code samples} with the service times reported on {@code ack}, position by position,
+   * and says whether every DataNode has one. A DataNode without the plugin reports nothing (nor
+   * does its upstream for it, unless it is the last of the pipeline). A report longer than the
+   * packet's whole round trip is impossible for an honest DataNode: the ack then counts as
+   * reporting nothing, so a malformed report is never trusted into a replacement.
    */
-  private static void reportedServiceTimes(PipelineAck ack, long roundTripNanos, long[] samples) {
+  private static boolean reportedServiceTimes(PipelineAck ack, long roundTripNanos,
+      long[] samples) {
     for (int i = 0; i < samples.length; i++) {
       int flag = ack.getHeaderFlag(i);
-      if (AckReport.present(flag) && AckReport.serviceNanos(flag) <= roundTripNanos) {
-        samples[i] = AckReport.serviceNanos(flag);
+      if (!AckReport.present(flag) || AckReport.serviceNanos(flag) > roundTripNanos) {
+        return false;
       }
+      samples[i] = AckReport.serviceNanos(flag);
     }
+    return true;
   }
 
   /**
@@ -840,7 +880,7 @@ final class Streamer {
   private int fastest(Pipeline.Targets t) {
     NodeTracker[] trackers = trackersOf(t);
     List<LatencyStats> stats = new ArrayList<>(trackers.length);
-    statsOf(trackers, scratch, stats);
+    statsOf(trackers, null, scratch, stats);
     int best = 0;
     long bestNanos = Long.MAX_VALUE;
     long now = System.nanoTime();
@@ -868,17 +908,21 @@ final class Streamer {
   void failFastTick(long[] scratch, List<LatencyStats> stats) {
     Pipeline p = pipeline;
     if (p != null) {
-      statsOf(trackersOf(p.targets), scratch, stats);
+      statsOf(trackersOf(p.targets), reported, scratch, stats);
       failFastStops(p, stats);
     }
   }
 
-  /** Each DataNode's recent write statistics, in pipeline order, into {@code out}. */
-  private void statsOf(NodeTracker[] trackers, long[] scratch, List<LatencyStats> out) {
+  /**
+   * Each DataNode's recent write statistics, in pipeline order, into {@code out}: from the
+   * pipeline's report windows if given, else from the client's attribution.
+   */
+  private void statsOf(NodeTracker[] trackers, LatencyWindow[] reports, long[] scratch,
+      List<LatencyStats> out) {
     out.clear();
-    for (NodeTracker t : trackers) {
-      out.add(t.writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(),
-          scratch));
+    for (int i = 0; i < trackers.length; i++) {
+      LatencyWindow w = reports != null ? reports[i] : trackers[i].writes();
+      out.add(w.stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(), scratch));
     }
   }
 
@@ -939,6 +983,7 @@ final class Streamer {
    */
   private void replaceSlow(FailFastDecision decision, List<LatencyStats> stats)
       throws IOException {
+    boolean onReports = reported != null;
     stopPipeline();
     Pipeline.Targets before = targets;
     if (requeueInFlight()) {
@@ -965,7 +1010,8 @@ final class Streamer {
       }
     }
     if (next != null) {
-      ctx.replacements.increment();
+      ctx.replaced(new Replacement(addresses(before), decision.replaceIndex(),
+          newcomer(before, next).getXferAddr(), onReports));
       LOG.info("Replaced {} with {} in the pipeline of {}", slow, next, block);
       reopen(next, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
     } else {
@@ -995,6 +1041,25 @@ final class Streamer {
   }
 
   // ---- Helpers.
+
+  /** The DataNode of {@code after} that is not in {@code before}. */
+  private static DatanodeInfo newcomer(Pipeline.Targets before, Pipeline.Targets after) {
+    List<DatanodeInfo> old = Arrays.asList(before.nodes);
+    for (DatanodeInfo n : after.nodes) {
+      if (!old.contains(n)) {
+        return n;
+      }
+    }
+    throw new IllegalStateException(after + " has no DataNode that " + before + " lacks");
+  }
+
+  private static String[] addresses(Pipeline.Targets t) {
+    String[] out = new String[t.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = t.nodes[i].getXferAddr();
+    }
+    return out;
+  }
 
   static Pipeline.Targets targetsOf(LocatedBlock located) {
     return new Pipeline.Targets(located.getLocations(), located.getStorageTypes(),

@@ -9,7 +9,9 @@ import io.curtail.client.track.LatencyWindow;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -85,6 +87,9 @@ public final class WriteContext implements AutoCloseable {
   final LongAdder replacements = new LongAdder();
   final LongAdder rebuildsAborted = new LongAdder();
   final LongAdder recoveries = new LongAdder();
+  /** The latest replacements, newest last, at most {@link #RECENT_REPLACEMENTS}. */
+  private final Deque<Replacement> recentReplacements = new ArrayDeque<>();
+  static final int RECENT_REPLACEMENTS = 256;
 
   public WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
       SocketFactory sockets) {
@@ -281,6 +286,23 @@ public final class WriteContext implements AutoCloseable {
 
   public long replacements() {
     return replacements.sum();
+  }
+
+  void replaced(Replacement r) {
+    synchronized (recentReplacements) {
+      if (recentReplacements.size() == RECENT_REPLACEMENTS) {
+        recentReplacements.removeFirst();
+      }
+      recentReplacements.addLast(r);
+    }
+    replacements.increment();
+  }
+
+  /** The latest replacements, oldest first. */
+  public List<Replacement> recentReplacements() {
+    synchronized (recentReplacements) {
+      return new ArrayList<>(recentReplacements);
+    }
   }
 
   public long rebuildsAborted() {

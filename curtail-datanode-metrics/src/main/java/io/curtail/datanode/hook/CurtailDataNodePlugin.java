@@ -38,11 +38,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class CurtailDataNodePlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailDataNodePlugin.class);
-  private static final Map<DataNode, DataNodeFaults> FAULTS = new ConcurrentHashMap<>();
-  private static final Map<DataNode, AckReports> REPORTS = new ConcurrentHashMap<>();
+  private static final Map<DataNode, CurtailDataNodePlugin> RUNNING = new ConcurrentHashMap<>();
 
   private DataNode dataNode;
   private ThreadGroup group;
+  private DataNodeFaults faults;
+  private AckReports reports;
   private ObjectName mbean;
   private ObjectName reportsBean;
   private ScheduledExecutorService busyFileWatch;
@@ -53,7 +54,7 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
    * @throws IllegalStateException if the plugin is not running on that DataNode
    */
   public static DataNodeFaults faultsOf(DataNode dn) {
-    return running(FAULTS, dn);
+    return running(dn).faults;
   }
 
   /**
@@ -62,11 +63,24 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
    * @throws IllegalStateException if the plugin is not running on that DataNode
    */
   public static AckReports reportsOf(DataNode dn) {
-    return running(REPORTS, dn);
+    return running(dn).reports;
   }
 
-  private static <T> T running(Map<DataNode, T> byDataNode, DataNode dn) {
-    T t = byDataNode.get(dn);
+  /**
+   * Takes the plugin out of {@code dn}'s write and read paths until the returned handle is
+   * closed: its hooks no longer see {@code dn}'s threads, and with no DataNode left in the JVM the
+   * stock (no-op) injector is back. For measuring the plugin's cost on the same DataNodes.
+   *
+   * @throws IllegalStateException if the plugin is not running on that DataNode
+   */
+  public static AutoCloseable suspend(DataNode dn) {
+    CurtailDataNodePlugin p = running(dn);
+    CurtailFaultInjector.unregister(p.group);
+    return () -> CurtailFaultInjector.register(p.group, p.faults, p.reports);
+  }
+
+  private static CurtailDataNodePlugin running(DataNode dn) {
+    CurtailDataNodePlugin t = RUNNING.get(dn);
     if (t == null) {
       throw new IllegalStateException("Curtail's plugin is not running on DataNode "
           + dn.getDisplayName() + "; install it with DataNodeSetup.apply(conf)");
@@ -90,12 +104,10 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
           e.getMessage(), e);
       return;
     }
-    DataNodeFaults faults = new DataNodeFaults(name, System::nanoTime,
-        (f, on) -> interceptReads(dn, f, on));
-    AckReports reports = new AckReports(System::nanoTime);
+    faults = new DataNodeFaults(name, System::nanoTime, (f, on) -> interceptReads(dn, f, on));
+    reports = new AckReports(System::nanoTime);
     dataNode = dn;
-    FAULTS.put(dn, faults);
-    REPORTS.put(dn, reports);
+    RUNNING.put(dn, this);
     CurtailFaultInjector.register(group, faults, reports);
     mbean = MBeans.register("DataNode", "CurtailFaults-" + dn.getXferPort(), faults);
     reportsBean = MBeans.register("DataNode", "CurtailReports-" + dn.getXferPort(), reports);
@@ -132,11 +144,8 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
     if (dataNode == null) {
       return;
     }
-    DataNodeFaults faults = FAULTS.remove(dataNode);
-    if (faults != null) {
-      faults.heal();
-    }
-    REPORTS.remove(dataNode);
+    RUNNING.remove(dataNode);
+    faults.heal();
     if (busyFileWatch != null) {
       busyFileWatch.shutdownNow();
     }

@@ -21,6 +21,8 @@ import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
  */
 final class CurtailFaultInjector extends DataNodeFaultInjector {
   private static final CurtailFaultInjector INSTANCE = new CurtailFaultInjector();
+  /** The injector a stock DataNode runs with: every hook a no-op. */
+  private static final DataNodeFaultInjector STOCK = DataNodeFaultInjector.get();
 
   private final Map<ThreadGroup, DataNodeFaults> byThreadGroup = new ConcurrentHashMap<>();
   private final Map<ThreadGroup, AckReports> reportsByThreadGroup = new ConcurrentHashMap<>();
@@ -40,9 +42,13 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     }
   }
 
+  /** Stops routing {@code group}'s calls; the last one out puts the stock injector back. */
   static synchronized void unregister(ThreadGroup group) {
     INSTANCE.byThreadGroup.remove(group);
     INSTANCE.reportsByThreadGroup.remove(group);
+    if (INSTANCE.byThreadGroup.isEmpty() && DataNodeFaultInjector.get() == INSTANCE) {
+      DataNodeFaultInjector.set(STOCK);
+    }
   }
 
   /** Called by {@code BlockReceiver} right after a packet's data is written to disk. */

@@ -19,18 +19,21 @@ package io.curtail.datanode.report;
  *       pipeline is timed: a stock DataNode offers no hook before its own write, so it cannot
  *       time itself, and its upstream does it for it.
  * </ul>
- * A block's first packet is not reported by either: its time includes creating the replica's files.
+ * A block's first {@link #WARM_UP} packets are not reported by either: their times include
+ * creating the replica's files and are no sign of how the DataNode serves the rest.
  */
 final class PacketTimings {
   /** Forwards awaiting their downstream ack; more than this and pairing is given up. */
   static final int MAX_UNACKED = 1024;
+  /** Packets at the start of a block whose times are not reported. */
+  static final int WARM_UP = 4;
 
   private Object receiver;
   private long lastUsed;
 
   private long mirrored = -1;
   private long localDone = Long.MIN_VALUE;
-  private boolean firstWritten;
+  private int written;
   private long pendingLocal = -1;
   private long lastLocal = -1;
 
@@ -39,7 +42,7 @@ final class PacketTimings {
   private int unacked;
   private boolean unpaired;
   private long lastDownstreamAck = Long.MIN_VALUE;
-  private boolean firstAcked;
+  private int acked;
 
   PacketTimings(long now) {
     this.lastUsed = now;
@@ -65,12 +68,12 @@ final class PacketTimings {
   /** The receiver finished writing a packet's data locally. */
   synchronized void wroteLocally(Object receiver, long now) {
     startedBy(receiver, now);
-    if (mirrored >= 0 && firstWritten) {
+    if (mirrored >= 0 && written >= WARM_UP) {
       long service = now - Math.max(mirrored, localDone);
       pendingLocal = Math.max(pendingLocal, Math.max(0, service));
     }
     localDone = now;
-    firstWritten = true;
+    written++;
   }
 
   /**
@@ -87,7 +90,7 @@ final class PacketTimings {
 
   /**
    * The next DataNode's ack for the oldest forwarded packet was read at {@code now}: its service
-   * time, or -1 if there is none to tell (the block's first packet, or pairing lost).
+   * time, or -1 if there is none to tell (warming up, or pairing lost).
    */
   synchronized long takeDownstream(long now) {
     lastUsed = now;
@@ -100,9 +103,7 @@ final class PacketTimings {
     unacked--;
     long service = now - Math.max(forwarded, lastDownstreamAck);
     lastDownstreamAck = now;
-    boolean first = !firstAcked;
-    firstAcked = true;
-    return first ? -1 : Math.max(0, service);
+    return ++acked <= WARM_UP ? -1 : Math.max(0, service);
   }
 
   synchronized long lastUsed() {
@@ -118,13 +119,13 @@ final class PacketTimings {
     receiver = r;
     mirrored = -1;
     localDone = Long.MIN_VALUE;
-    firstWritten = false;
+    written = 0;
     pendingLocal = -1;
     lastLocal = -1;
     head = 0;
     unacked = 0;
     unpaired = false;
     lastDownstreamAck = Long.MIN_VALUE;
-    firstAcked = false;
+    acked = 0;
   }
 }
