@@ -82,7 +82,7 @@ public enum Op {
           w.blockSize(), null, null, pipeline);
     }
     if (fs instanceof DistributedFileSystem) {
-      return ((DistributedFileSystem) fs).createFile(path).overwrite(true)
+      return ((DistributedFileSystem) fs).createFile(path).overwrite(true).recursive()
           .bufferSize(IO_BUFFER).replication(w.replication()).blockSize(w.blockSize())
           .favoredNodes(pipeline).ignoreClientLocality().build();
     }
