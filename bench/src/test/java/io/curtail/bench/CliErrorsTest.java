@@ -24,7 +24,7 @@ class CliErrorsTest {
     run("--scenario", "nope");
     assertEquals(2, code);
     assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read, write-slow-disk,"
-        + " write-throttled, read-throttled, pread-throttled, mixed", err);
+        + " write-slow-middle, write-throttled, read-throttled, pread-throttled, mixed", err);
   }
 
   @Test
