@@ -146,7 +146,7 @@ class DataNodeReportsTest {
         .blockSize(8 * MIB).build();
         CurtailDistributedFileSystem fs = c.curtailFileSystem(ON_REPORTS);
         Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
-      assertFalse(CurtailDataNodeRunning.on(c, 3), "dn3 runs without the plugin");
+      assertFalse(runsPlugin(c, 3), "dn3 runs without the plugin");
       InetSocketAddress[][] pipelines = {
           {c.address(3), c.address(0), c.address(1)},
           {c.address(0), c.address(3)},
@@ -168,15 +168,13 @@ class DataNodeReportsTest {
     }
   }
 
-  /** Whether a DataNode of the cluster runs Curtail's plugin. */
-  private static final class CurtailDataNodeRunning {
-    static boolean on(FaultyCluster c, int i) {
-      try {
-        CurtailDataNodePlugin.reportsOf(c.dataNode(i));
-        return true;
-      } catch (IllegalStateException e) {
-        return false;
-      }
+  /** Whether DataNode {@code i} of the cluster runs Curtail's plugin. */
+  private static boolean runsPlugin(FaultyCluster c, int i) {
+    try {
+      CurtailDataNodePlugin.reportsOf(c.dataNode(i));
+      return true;
+    } catch (IllegalStateException e) {
+      return false;
     }
   }
 

@@ -840,12 +840,7 @@ final class Streamer {
       return null;
     }
     Pipeline.Targets all = targetsOf(grown);
-    int added = -1;
-    for (int i = 0; i < all.size() && added < 0; i++) {
-      if (!Arrays.asList(existing.nodes).contains(all.nodes[i])) {
-        added = i;
-      }
-    }
+    int added = newcomer(existing, all);
     if (added < 0) {
       LOG.warn("The NameNode added no new DataNode to {} for {}", existing, block);
       noSpare = true;
@@ -1011,7 +1006,7 @@ final class Streamer {
     }
     if (next != null) {
       ctx.replaced(new Replacement(addresses(before), decision.replaceIndex(),
-          newcomer(before, next).getXferAddr(), onReports));
+          next.nodes[newcomer(before, next)].getXferAddr(), onReports));
       LOG.info("Replaced {} with {} in the pipeline of {}", slow, next, block);
       reopen(next, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
     } else {
@@ -1042,15 +1037,15 @@ final class Streamer {
 
   // ---- Helpers.
 
-  /** The DataNode of {@code after} that is not in {@code before}. */
-  private static DatanodeInfo newcomer(Pipeline.Targets before, Pipeline.Targets after) {
+  /** Where in {@code after} the first DataNode {@code before} lacks stands, or -1. */
+  private static int newcomer(Pipeline.Targets before, Pipeline.Targets after) {
     List<DatanodeInfo> old = Arrays.asList(before.nodes);
-    for (DatanodeInfo n : after.nodes) {
-      if (!old.contains(n)) {
-        return n;
+    for (int i = 0; i < after.size(); i++) {
+      if (!old.contains(after.nodes[i])) {
+        return i;
       }
     }
-    throw new IllegalStateException(after + " has no DataNode that " + before + " lacks");
+    return -1;
   }
 
   private static String[] addresses(Pipeline.Targets t) {

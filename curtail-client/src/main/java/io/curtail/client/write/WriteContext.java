@@ -84,7 +84,7 @@ public final class WriteContext implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
   final LongAdder blocks = new LongAdder();
-  final LongAdder replacements = new LongAdder();
+  private final LongAdder replacements = new LongAdder();
   final LongAdder rebuildsAborted = new LongAdder();
   final LongAdder recoveries = new LongAdder();
   /** The latest replacements, newest last, at most {@link #RECENT_REPLACEMENTS}. */
