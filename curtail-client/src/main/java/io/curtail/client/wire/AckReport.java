@@ -1,5 +1,7 @@
 package io.curtail.client.wire;
 
+import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
+
 /**
  * What a DataNode running Curtail's plugin adds to its reply in a pipeline ack: how long it spent
  * on packets lately, and whether an operator marked it busy. It rides in the high bits of the
@@ -11,7 +13,7 @@ package io.curtail.client.wire;
  *   bit 29      busy: do not pick this DataNode as a replacement, rebuild source or hedge target
  *   bits 16–28  service time in units of 100 µs, 0–819.1 ms; longer times saturate
  * </pre>
- * Pure: ints in, ints out.
+ * Pure.
  */
 public final class AckReport {
   private static final int PRESENT = 1 << 30;
@@ -57,5 +59,28 @@ public final class AckReport {
   /** The reported service time; meaningful only if {@link #present}. */
   public static long serviceNanos(int header) {
     return (long) ((header & LATENCY_MASK) >>> SHIFT) * UNIT_NANOS;
+  }
+
+  /**
+   * Fills {@code out} with the service times reported on {@code ack}, reply by reply, -1 where a
+   * DataNode reported nothing: it has no plugin (nor does its upstream report for it, unless it is
+   * the last of the pipeline), or it has written nothing since its last ack (a DataNode ahead of a
+   * slow one downstream). Returns false if the ack is not to be believed: a report longer than
+   * {@code maxNanos}, the time the pipeline has been carrying packets, is impossible for an honest
+   * DataNode, so a malformed report is never trusted into a replacement. (A report may well be
+   * longer than its own ack's round trip: DataNodes report their packets' times in order, one per
+   * ack, not the acked packet's.)
+   *
+   * @param out one slot per reply to read
+   */
+  public static boolean serviceTimes(PipelineAck ack, long maxNanos, long[] out) {
+    for (int i = 0; i < out.length; i++) {
+      int header = ack.getHeaderFlag(i);
+      out[i] = present(header) ? serviceNanos(header) : -1;
+      if (out[i] > maxNanos) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -86,9 +86,9 @@ final class Streamer {
   private Pipeline.Targets targets;
   private volatile Pipeline pipeline;
   /**
-   * The service times the current pipeline's DataNodes reported for it, by position, once an ack
-   * carried one for every DataNode (set by its ack reader); null while the pipeline is judged on
-   * the client's own attribution.
+   * The service times the current pipeline's DataNodes reported for it, by position, once every
+   * one of them has reported (set by its ack reader); null while the pipeline is judged on the
+   * client's own attribution.
    */
   private volatile LatencyWindow[] reported;
   private Thread ackReader;
@@ -544,6 +544,8 @@ final class Streamer {
     long[] samples = new long[n];
     long[] reports = new long[n];
     LatencyWindow[] reportWindows = null;
+    boolean judgedOnReports = false;
+    long firstSent = Long.MIN_VALUE;
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>(n);
     int bad = -1;
@@ -592,6 +594,9 @@ final class Streamer {
           bytesAcked = Math.max(bytesAcked, acked.end());
           notifyAll();
         }
+        if (firstSent == Long.MIN_VALUE) {
+          firstSent = acked.sentNanos; // the first packet this pipeline carried
+        }
         attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
         for (int i = 0; i < n; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
@@ -599,12 +604,17 @@ final class Streamer {
           }
         }
         if (ctx.config.useDataNodeReports()
-            && reportedServiceTimes(ack, now - acked.sentNanos, reports)) {
+            && AckReport.serviceTimes(ack, now - firstSent, reports)) {
           if (reportWindows == null) {
-            reportWindows = judgeOnReports(p);
+            reportWindows = newWindows(n);
           }
           for (int i = 0; i < n; i++) {
-            reportWindows[i].record(reports[i]);
+            if (reports[i] >= 0) {
+              reportWindows[i].record(reports[i]);
+            }
+          }
+          if (!judgedOnReports && everyoneReported(reportWindows)) {
+            judgedOnReports = judgeOnReports(p, reportWindows);
           }
         }
         if (progress != null) {
@@ -615,7 +625,7 @@ final class Streamer {
         }
         statsOf(trackers, null, scratch, stats);
         tellAttributionWhoIsFast(attribution, stats);
-        if (reportWindows != null) {
+        if (judgedOnReports) {
           statsOf(trackers, reportWindows, scratch, stats);
         }
         if (failFastStops(p, stats)) {
@@ -633,33 +643,34 @@ final class Streamer {
     }
   }
 
-  /** Fresh report windows for pipeline {@code p}, from now on the ones it is judged on. */
-  private synchronized LatencyWindow[] judgeOnReports(Pipeline p) {
-    LatencyWindow[] windows = new LatencyWindow[p.targets.size()];
-    for (int i = 0; i < windows.length; i++) {
+  private static LatencyWindow[] newWindows(int n) {
+    LatencyWindow[] windows = new LatencyWindow[n];
+    for (int i = 0; i < n; i++) {
       windows[i] = new LatencyWindow();
-    }
-    if (pipeline == p) {
-      reported = windows;
     }
     return windows;
   }
 
   /**
-   * Fills {@code samples} with the service times reported on {@code ack}, position by position,
-   * and says whether every DataNode has one. A DataNode without the plugin reports nothing (nor
-   * does its upstream for it, unless it is the last of the pipeline). A report longer than the
-   * packet's whole round trip is impossible for an honest DataNode: the ack then counts as
-   * reporting nothing, so a malformed report is never trusted into a replacement.
+   * From now on pipeline {@code p} is judged on {@code windows}, the service times its DataNodes
+   * reported for it. Returns true.
    */
-  private static boolean reportedServiceTimes(PipelineAck ack, long roundTripNanos,
-      long[] samples) {
-    for (int i = 0; i < samples.length; i++) {
-      int flag = ack.getHeaderFlag(i);
-      if (!AckReport.present(flag) || AckReport.serviceNanos(flag) > roundTripNanos) {
+  private synchronized boolean judgeOnReports(Pipeline p, LatencyWindow[] windows) {
+    if (pipeline == p) {
+      reported = windows;
+    }
+    return true;
+  }
+
+  /**
+   * Whether every DataNode of the pipeline has reported: proof that all of them run the plugin,
+   * after which the pipeline is judged on reports alone.
+   */
+  private static boolean everyoneReported(LatencyWindow[] windows) {
+    for (LatencyWindow w : windows) {
+      if (w.totalRecorded() == 0) {
         return false;
       }
-      samples[i] = AckReport.serviceNanos(flag);
     }
     return true;
   }

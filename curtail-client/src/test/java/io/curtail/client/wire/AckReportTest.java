@@ -25,6 +25,20 @@ class AckReportTest {
   }
 
   @Test
+  void anAcksReportsAreReadReplyByReplyAndAnAbsurdOneTaintsTheAck() {
+    int ok = PipelineAck.combineHeader(PipelineAck.ECN.DISABLED, Status.SUCCESS);
+    PipelineAck ack = new PipelineAck(7, new int[] {
+        AckReport.with(ok, 3_000_000, false), ok, AckReport.with(ok, 200_000, true)});
+    long[] out = new long[3];
+    assertTrue(AckReport.serviceTimes(ack, 10_000_000, out));
+    assertEquals(3_000_000, out[0]);
+    assertEquals(-1, out[1], "no plugin, or nothing new: no report");
+    assertEquals(200_000, out[2]);
+    assertFalse(AckReport.serviceTimes(ack, 2_000_000, out),
+        "3 ms reported on a pipeline that carried packets for 2 ms");
+  }
+
+  @Test
   void stockReadersSeeTheSameStatusEcnAndSlow() {
     for (Status status : new Status[] {Status.SUCCESS, Status.ERROR, Status.ERROR_CHECKSUM,
         Status.OOB_RESTART}) {

@@ -10,8 +10,12 @@ package io.curtail.datanode.report;
  * <ul>
  *   <li><b>Local</b>: a packet arrives when it has been forwarded to the next DataNode
  *       ({@link #mirrored}) and departs when its data is written locally, disk queueing included
- *       ({@link #wroteLocally}). The responder takes the longest since its last ack
- *       ({@link #takeLocal}): acks and local writes do not pair up one to one.
+ *       ({@link #wroteLocally}). A stock DataNode may ack a packet before it writes it, and a
+ *       DataNode ahead of a slow one writes packets long before their acks come, so acks do not
+ *       pair with local writes by timing. They pair by order: each ack takes the oldest local
+ *       time not yet reported ({@link #takeLocal}), or none if there is none. So every packet's
+ *       time is reported once (a stall repeated on every ack sent while the receiver was stuck
+ *       would look like a slow DataNode), and none is averaged away.
  *   <li><b>Downstream</b>: a packet arrives at the next DataNode when forwarding starts
  *       ({@link #forwarding}) and departs when that DataNode's ack for it is read
  *       ({@link #takeDownstream}). Packets are acked in the order they are forwarded, heartbeats
@@ -23,8 +27,11 @@ package io.curtail.datanode.report;
  * creating the replica's files and are no sign of how the DataNode serves the rest.
  */
 final class PacketTimings {
-  /** Forwards awaiting their downstream ack; more than this and pairing is given up. */
-  static final int MAX_UNACKED = 1024;
+  /**
+   * Times kept awaiting an ack to go on: more than a client keeps packets in flight (a stock
+   * client at most 80). Forwards beyond it give the pairing up; local times beyond it are dropped.
+   */
+  static final int MAX_UNACKED = 256;
   /** Packets at the start of a block whose times are not reported. */
   static final int WARM_UP = 4;
 
@@ -34,12 +41,9 @@ final class PacketTimings {
   private long mirrored = -1;
   private long localDone = Long.MIN_VALUE;
   private int written;
-  private long pendingLocal = -1;
-  private long lastLocal = -1;
+  private final LongQueue locals = new LongQueue(MAX_UNACKED);
 
-  private final long[] forwards = new long[MAX_UNACKED];
-  private int head;
-  private int unacked;
+  private final LongQueue forwards = new LongQueue(MAX_UNACKED);
   private boolean unpaired;
   private long lastDownstreamAck = Long.MIN_VALUE;
   private int acked;
@@ -51,12 +55,9 @@ final class PacketTimings {
   /** The receiver starts forwarding a packet to the next DataNode. */
   synchronized void forwarding(Object receiver, long now) {
     startedBy(receiver, now);
-    if (unacked == MAX_UNACKED) {
+    if (!forwards.offer(now)) {
       unpaired = true; // the responder is not taking acks: this block's pairing is lost
-      return;
     }
-    forwards[(head + unacked) % MAX_UNACKED] = now;
-    unacked++;
   }
 
   /** The receiver finished forwarding a packet to the next DataNode. */
@@ -69,23 +70,15 @@ final class PacketTimings {
   synchronized void wroteLocally(Object receiver, long now) {
     startedBy(receiver, now);
     if (mirrored >= 0 && written >= WARM_UP) {
-      long service = now - Math.max(mirrored, localDone);
-      pendingLocal = Math.max(pendingLocal, Math.max(0, service));
+      locals.offer(Math.max(0, now - Math.max(mirrored, localDone)));
     }
     localDone = now;
     written++;
   }
 
-  /**
-   * The longest local service since the last call; if none was measured since, the last one
-   * again; -1 before the first.
-   */
+  /** The oldest local service time not yet reported; -1 if none. */
   synchronized long takeLocal() {
-    if (pendingLocal >= 0) {
-      lastLocal = pendingLocal;
-      pendingLocal = -1;
-    }
-    return lastLocal;
+    return locals.isEmpty() ? -1 : locals.poll();
   }
 
   /**
@@ -94,13 +87,11 @@ final class PacketTimings {
    */
   synchronized long takeDownstream(long now) {
     lastUsed = now;
-    if (unacked == 0 || unpaired) {
+    if (forwards.isEmpty() || unpaired) {
       unpaired = true; // an ack for nothing forwarded: later acks cannot be paired either
       return -1;
     }
-    long forwarded = forwards[head];
-    head = (head + 1) % MAX_UNACKED;
-    unacked--;
+    long forwarded = forwards.poll();
     long service = now - Math.max(forwarded, lastDownstreamAck);
     lastDownstreamAck = now;
     return ++acked <= WARM_UP ? -1 : Math.max(0, service);
@@ -120,10 +111,8 @@ final class PacketTimings {
     mirrored = -1;
     localDone = Long.MIN_VALUE;
     written = 0;
-    pendingLocal = -1;
-    lastLocal = -1;
-    head = 0;
-    unacked = 0;
+    locals.clear();
+    forwards.clear();
     unpaired = false;
     lastDownstreamAck = Long.MIN_VALUE;
     acked = 0;
