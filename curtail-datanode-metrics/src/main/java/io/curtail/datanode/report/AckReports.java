@@ -54,25 +54,28 @@ public final class AckReports implements AckReportsMXBean {
 
   /** The receiver starts forwarding a packet to the next DataNode. */
   public void forwarding(String threadName) {
-    PacketTimings t = timings(threadName, true);
+    long now = clock.getAsLong();
+    PacketTimings t = timings(threadName, true, now);
     if (t != null) {
-      t.forwarding(Thread.currentThread(), clock.getAsLong());
+      t.forwarding(Thread.currentThread(), now);
     }
   }
 
   /** The receiver finished forwarding a packet to the next DataNode. */
   public void mirrored(String threadName) {
-    PacketTimings t = timings(threadName, true);
+    long now = clock.getAsLong();
+    PacketTimings t = timings(threadName, true, now);
     if (t != null) {
-      t.mirrored(Thread.currentThread(), clock.getAsLong());
+      t.mirrored(Thread.currentThread(), now);
     }
   }
 
   /** The receiver finished writing a packet's data locally (including any disk queueing). */
   public void wroteLocally(String threadName) {
-    PacketTimings t = timings(threadName, false);
+    long now = clock.getAsLong();
+    PacketTimings t = timings(threadName, false, now);
     if (t != null) {
-      t.wroteLocally(Thread.currentThread(), clock.getAsLong());
+      t.wroteLocally(Thread.currentThread(), now);
     }
   }
 
@@ -85,7 +88,8 @@ public final class AckReports implements AckReportsMXBean {
    */
   public void report(String threadName, int[] replies) {
     boolean busy = isBusy();
-    PacketTimings t = timings(threadName, false);
+    long now = clock.getAsLong();
+    PacketTimings t = timings(threadName, false, now);
     long local = t == null ? -1 : t.takeLocal();
     if (local >= 0) {
       replies[0] = AckReport.with(replies[0], local, busy);
@@ -95,7 +99,7 @@ public final class AckReports implements AckReportsMXBean {
       replies[0] = AckReport.busyOnly(replies[0], busy);
     }
     if (t != null && replies.length >= 2) {
-      long downstream = t.takeDownstream(clock.getAsLong());
+      long downstream = t.takeDownstream(now);
       if (downstream >= 0 && replies.length == 2 && !AckReport.present(replies[1])) {
         replies[1] = AckReport.with(replies[1], downstream, AckReport.busy(replies[1]));
         lastDownstreamNanos = downstream;
@@ -103,17 +107,17 @@ public final class AckReports implements AckReportsMXBean {
     }
   }
 
-  private PacketTimings timings(String threadName, boolean create) {
+  private PacketTimings timings(String threadName, boolean create, long now) {
     String block = blockOf(threadName);
     if (block == null) {
       return null;
     }
-    long now = clock.getAsLong();
     if (now - lastSweep > IDLE_NANOS) {
       lastSweep = now;
       blocks.values().removeIf(t -> now - t.lastUsed() > IDLE_NANOS);
     }
-    return create ? blocks.computeIfAbsent(block, b -> new PacketTimings(now)) : blocks.get(block);
+    PacketTimings t = blocks.get(block);
+    return t != null || !create ? t : blocks.computeIfAbsent(block, b -> new PacketTimings(now));
   }
 
   @Override
