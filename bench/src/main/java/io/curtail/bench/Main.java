@@ -128,7 +128,7 @@ public final class Main implements Callable<Integer> {
       return 0;
     }
     List<Scenario> scenarios = scenarios();
-    List<Mode> chosen = Mode.parse(modes == null ? defaultModes() : modes);
+    List<Mode> chosen = Mode.parse(modes == null ? allModes() : modes);
     if (!(scale > 0)) {
       throw new IllegalArgumentException("--scale must be > 0, was " + scale);
     }
@@ -159,21 +159,11 @@ public final class Main implements Callable<Integer> {
     return 0;
   }
 
-  private static String defaultModes() {
-    return modes(true);
-  }
-
+  /** Every mode's label, comma-separated. */
   private static String allModes() {
-    return modes(false);
-  }
-
-  /** Mode labels, comma-separated: those a run compares by default, or all. */
-  private static String modes(boolean defaultOnly) {
     StringBuilder b = new StringBuilder();
     for (Mode m : Mode.values()) {
-      if (!defaultOnly || m.byDefault()) {
-        b.append(b.length() == 0 ? "" : ",").append(m.label());
-      }
+      b.append(b.length() == 0 ? "" : ",").append(m.label());
     }
     return b.toString();
   }

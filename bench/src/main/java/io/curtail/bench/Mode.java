@@ -65,25 +65,20 @@ public enum Mode {
     }
   },
   /**
-   * Curtail also using the service times DataNodes with its plugin report on acks
-   * ({@code curtail.write.datanode.reports}, off by default); write scenarios, on request only
-   * ({@code --mode}).
+   * Curtail judging write pipelines on its own attribution alone, ignoring the service times
+   * DataNodes with its plugin report on acks ({@code curtail.write.datanode.reports} off): against
+   * {@code curtail}, what the reports are worth. Write-only scenarios.
    */
-  CURTAIL_REPORTS("curtail-reports", true) {
+  CURTAIL_ATTRIBUTION("curtail-attribution", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "smart", o);
-      conf.setBoolean("curtail.write.datanode.reports", true);
+      conf.setBoolean("curtail.write.datanode.reports", false);
     }
 
     @Override
     boolean appliesTo(Scenario s) {
-      return s.workload().writes();
-    }
-
-    @Override
-    boolean byDefault() {
-      return false;
+      return s.workload().writes() && !s.workload().reads();
     }
 
     @Override
@@ -152,11 +147,6 @@ public enum Mode {
 
   /** Whether comparing this mode in {@code s} says anything (e.g. stock hedging needs reads). */
   boolean appliesTo(Scenario s) {
-    return true;
-  }
-
-  /** Whether a run without {@code --mode} compares this mode. */
-  boolean byDefault() {
     return true;
   }
 

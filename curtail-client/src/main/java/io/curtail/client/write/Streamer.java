@@ -531,12 +531,12 @@ final class Streamer {
    * Reads acks in order, matching each to the oldest packet in flight, records each DataNode's
    * share of the packet's latency, and reports the first DataNode that says it failed.
    *
-   * <p>The client's own attribution goes to this JVM's per-DataNode windows. When
-   * {@code curtail.write.datanode.reports} is on and an ack carries a plausible report for every
-   * DataNode of the pipeline, the reports go to windows of this pipeline's own, position by
-   * position, and from then on the pipeline is judged on those alone: the two kinds measure
-   * different spans and are never compared with each other, and a DataNode's reports at one
-   * position (the last is timed by its upstream) are not mixed with its reports at another.
+   * <p>The client's own attribution goes to this JVM's per-DataNode windows. With
+   * {@code curtail.write.datanode.reports} on, the reports DataNodes put on acks go to windows of
+   * this pipeline's own, position by position, and once every DataNode of the pipeline has
+   * reported, the pipeline is judged on those alone: the two kinds measure different spans and
+   * are never compared with each other, and a DataNode's reports at one position (the last is
+   * timed by its upstream) are not mixed with its reports at another.
    */
   private void readAcks(Pipeline p, NodeTracker[] trackers) {
     WriteAttribution attribution = new WriteAttribution(trackers.length);
