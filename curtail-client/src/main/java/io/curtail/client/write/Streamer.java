@@ -532,20 +532,14 @@ final class Streamer {
    * share of the packet's latency, and reports the first DataNode that says it failed.
    *
    * <p>The client's own attribution goes to this JVM's per-DataNode windows. With
-   * {@code curtail.write.datanode.reports} on, the reports DataNodes put on acks go to windows of
-   * this pipeline's own, position by position, and once every DataNode of the pipeline has
-   * reported, the pipeline is judged on those alone: the two kinds measure different spans and
-   * are never compared with each other, and a DataNode's reports at one position (the last is
-   * timed by its upstream) are not mixed with its reports at another.
+   * {@code curtail.write.datanode.reports} on, the DataNodes' own reports go to the pipeline's
+   * {@link PipelineReports}, and once every DataNode has reported the pipeline is judged on those.
    */
   private void readAcks(Pipeline p, NodeTracker[] trackers) {
     WriteAttribution attribution = new WriteAttribution(trackers.length);
     int n = trackers.length;
     long[] samples = new long[n];
-    long[] reports = new long[n];
-    LatencyWindow[] reportWindows = null;
-    boolean judgedOnReports = false;
-    long firstSent = Long.MIN_VALUE;
+    PipelineReports reports = ctx.config.useDataNodeReports() ? new PipelineReports(n) : null;
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>(n);
     int bad = -1;
@@ -594,28 +588,14 @@ final class Streamer {
           bytesAcked = Math.max(bytesAcked, acked.end());
           notifyAll();
         }
-        if (firstSent == Long.MIN_VALUE) {
-          firstSent = acked.sentNanos; // the first packet this pipeline carried
-        }
         attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
         for (int i = 0; i < n; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
             trackers[i].writes().record(samples[i]);
           }
         }
-        if (ctx.config.useDataNodeReports()
-            && AckReport.serviceTimes(ack, now - firstSent, reports)) {
-          if (reportWindows == null) {
-            reportWindows = newWindows(n);
-          }
-          for (int i = 0; i < n; i++) {
-            if (reports[i] >= 0) {
-              reportWindows[i].record(reports[i]);
-            }
-          }
-          if (!judgedOnReports && everyoneReported(reportWindows)) {
-            judgedOnReports = judgeOnReports(p, reportWindows);
-          }
+        if (reports != null && reports.record(ack, acked.sentNanos, now)) {
+          judgeOnReports(p, reports.windows());
         }
         if (progress != null) {
           progress.progress();
@@ -625,8 +605,8 @@ final class Streamer {
         }
         statsOf(trackers, null, scratch, stats);
         tellAttributionWhoIsFast(attribution, stats);
-        if (judgedOnReports) {
-          statsOf(trackers, reportWindows, scratch, stats);
+        if (reports != null && reports.complete()) {
+          statsOf(trackers, reports.windows(), scratch, stats);
         }
         if (failFastStops(p, stats)) {
           return;
@@ -643,36 +623,14 @@ final class Streamer {
     }
   }
 
-  private static LatencyWindow[] newWindows(int n) {
-    LatencyWindow[] windows = new LatencyWindow[n];
-    for (int i = 0; i < n; i++) {
-      windows[i] = new LatencyWindow();
-    }
-    return windows;
-  }
-
   /**
    * From now on pipeline {@code p} is judged on {@code windows}, the service times its DataNodes
-   * reported for it. Returns true.
+   * reported for it (by the client's periodic look too).
    */
-  private synchronized boolean judgeOnReports(Pipeline p, LatencyWindow[] windows) {
+  private synchronized void judgeOnReports(Pipeline p, LatencyWindow[] windows) {
     if (pipeline == p) {
       reported = windows;
     }
-    return true;
-  }
-
-  /**
-   * Whether every DataNode of the pipeline has reported: proof that all of them run the plugin,
-   * after which the pipeline is judged on reports alone.
-   */
-  private static boolean everyoneReported(LatencyWindow[] windows) {
-    for (LatencyWindow w : windows) {
-      if (w.totalRecorded() == 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -708,7 +666,7 @@ final class Streamer {
         LOG.warn("Setting up {} for {} failed ({}); dropping {}", t, block, e.getMessage(),
             t.nodes[e.badIndex]);
         failed.add(t.nodes[e.badIndex]);
-        t = restoreReplication(t.without(e.badIndex), -1);
+        t = restoreReplication(t.without(e.badIndex));
         if (stage == BlockConstructionStage.PIPELINE_SETUP_APPEND) {
           stage = BlockConstructionStage.PIPELINE_SETUP_APPEND_RECOVERY;
         }
@@ -763,7 +721,7 @@ final class Streamer {
       closeRecovered(t);
       return;
     }
-    reopen(restoreReplication(t, -1), BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
+    reopen(restoreReplication(t), BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
   }
 
   /**
@@ -795,24 +753,22 @@ final class Streamer {
 
   /**
    * Adds DataNodes to {@code t} until it has the file's replication, each rebuilt from a
-   * surviving replica (the fastest this JVM knows, or {@code sourceIndex}). Replication never
+   * surviving replica (the fastest this JVM knows that is not busy). Replication never
    * drops silently: when the NameNode has no DataNode to give, or rebuilds keep failing, this
    * says so and the block carries on with fewer replicas (the NameNode re-replicates it once it
    * is complete), as stock clients do.
    */
-  private Pipeline.Targets restoreReplication(Pipeline.Targets t, int sourceIndex)
-      throws IOException {
+  private Pipeline.Targets restoreReplication(Pipeline.Targets t) throws IOException {
     int tries = 0;
     while (t.size() < replication && !noSpare && tries < ctx.config.writeFailFastMaxAttempts()) {
       tries++;
-      int source = sourceIndex >= 0 ? sourceIndex : fastest(t);
+      int source = fastest(t);
       long timeoutMs = Pipeline.readTimeout(client, 2);
       Pipeline.Targets grown = replaceOne(t, null, source, timeoutMs);
       if (grown != null) {
         t = grown;
       } else if (failed.contains(t.nodes[source]) && t.size() > 1) {
         t = t.without(source); // the source itself is gone
-        sourceIndex = -1;
       }
     }
     if (t.size() < replication) {
