@@ -6,6 +6,11 @@ import java.util.List;
 final class Batch {
   final List<FileSample> samples;
   final long wallNanos;
+  /**
+   * CPU time this process spent meanwhile: the clients', and with an embedded cluster the
+   * NameNode's and DataNodes' too.
+   */
+  final long cpuNanos;
   final long bytesWritten;
   final long bytesVerified;
   final long hedgesTried;
@@ -15,11 +20,12 @@ final class Batch {
   final long blocksWritten;
   final long backgroundBytes;
 
-  Batch(List<FileSample> samples, long wallNanos, long bytesWritten, long bytesVerified,
-      long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
+  Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
+      long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
       long backgroundBytes) {
     this.samples = samples;
     this.wallNanos = wallNanos;
+    this.cpuNanos = cpuNanos;
     this.bytesWritten = bytesWritten;
     this.bytesVerified = bytesVerified;
     this.hedgesTried = hedgesTried;

@@ -20,8 +20,9 @@ import java.util.Map;
  */
 final class Report {
   private static final String HEADER = String.format(Locale.ROOT,
-      "%-14s %6s %9s %9s %9s %9s %9s %8s %7s %5s %7s %11s %9s %10s %11s",
-      "mode", "files", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "MiB/s", "hedges",
+      "%-14s %6s %9s %9s %9s %9s %9s %8s %8s %7s %5s %7s %11s %9s %10s %11s",
+      "mode", "files", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "MiB/s", "cpu/MiB",
+      "hedges",
       "won", "repl/blk", "verified", "all ok", "p99/stock", "p99/oracle");
 
   private Report() {}
@@ -41,8 +42,8 @@ final class Report {
 
   private static String row(Summary m) {
     return String.format(Locale.ROOT,
-        "%-14s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %7d %5d %7s %11s %9s %10s %11s",
-        m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec,
+        "%-14s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f %7d %5d %7s %11s %9s %10s %11s",
+        m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec, m.cpuMsPerMib,
         m.hedgesTried, m.hedgesWon, m.replacementsPerBlocks(), mib(m.bytesVerified),
         m.bytesVerified == m.bytes ? "yes" : "NO", ratio(m.p99VsStock), ratio(m.p99VsOracle));
   }
@@ -113,6 +114,7 @@ final class Report {
         j.put("p999_ms", num(m.p999Ms));
         j.put("max_ms", num(m.maxMs));
         j.put("throughput_mib_s", num(m.mibPerSec));
+        j.put("cpu_ms_per_mib", num(m.cpuMsPerMib));
         j.put("hedges_tried", m.hedgesTried);
         j.put("hedges_won", m.hedgesWon);
         j.put("replacements", m.replacements);
@@ -138,12 +140,12 @@ final class Report {
   private static void writeSummaryCsv(RunResult r, File file) throws IOException {
     try (PrintWriter w = new PrintWriter(file, StandardCharsets.UTF_8.name())) {
       w.println("scenario,mode,files,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,throughput_mib_s,"
-          + "hedges_tried,hedges_won,replacements,bytes,bytes_verified,p99_vs_stock,p99_vs_oracle");
+          + "cpu_ms_per_mib,hedges_tried,hedges_won,replacements,bytes,bytes_verified,p99_vs_stock,p99_vs_oracle");
       for (RunResult.ScenarioResult sr : r.scenarios) {
         for (Summary m : sr.summaries) {
           w.println(String.join(",", sr.scenario.name(), m.mode, Integer.toString(m.files),
               csv(m.p50Ms), csv(m.p90Ms), csv(m.p99Ms), csv(m.p999Ms), csv(m.maxMs),
-              csv(m.mibPerSec), Long.toString(m.hedgesTried), Long.toString(m.hedgesWon),
+              csv(m.mibPerSec), csv(m.cpuMsPerMib), Long.toString(m.hedgesTried), Long.toString(m.hedgesWon),
               Long.toString(m.replacements), Long.toString(m.bytes),
               Long.toString(m.bytesVerified), csv(m.p99VsStock), csv(m.p99VsOracle)));
         }
@@ -187,14 +189,16 @@ final class Report {
         w.println(s.description() + ". Fault: " + s.faultDescription() + ". Workload: "
             + s.workload() + ".");
         w.println();
-        w.println("| mode | files | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | MiB/s | hedges"
-            + " | won | replaced/blocks | verified | all ok | p99/stock | p99/oracle |");
-        w.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+        w.println("| mode | files | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | MiB/s"
+            + " | CPU ms/MiB | hedges | won | replaced/blocks | verified | all ok | p99/stock"
+            + " | p99/oracle |");
+        w.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
         for (Summary m : sr.summaries) {
           w.println(String.format(Locale.ROOT,
-              "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %s | %s | %s | %s"
-                  + " | %s |",
+              "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %s | %s | %s"
+                  + " | %s | %s |",
               m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec,
+              m.cpuMsPerMib,
               m.hedgesTried, m.hedgesWon, m.replacementsPerBlocks(), mib(m.bytesVerified),
               m.bytesVerified == m.bytes ? "yes" : "**NO**", ratio(m.p99VsStock),
               ratio(m.p99VsOracle)));

@@ -4,6 +4,8 @@ import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -87,6 +89,7 @@ final class Runner {
     long replacements = 0;
     long blocks = 0;
     long wall;
+    long cpu;
     long background;
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
     try (FileSystem fs = FileSystem.newInstance(target.uri(), conf(mode));
@@ -101,6 +104,7 @@ final class Runner {
       }
       List<Future<?>> done = new ArrayList<>();
       long start = System.nanoTime();
+      long cpuStart = processCpuNanos();
       for (int c = 0; c < w.clients(); c++) {
         int client = c;
         done.add(clients.submit(() -> {
@@ -112,6 +116,7 @@ final class Runner {
         join(f);
       }
       wall = System.nanoTime() - start;
+      cpu = processCpuNanos() - cpuStart;
       background = load.bytes();
       if (hedges != null) {
         hedgesTried = hedges.getHedgedReadOps() - hedgesTried;
@@ -131,9 +136,16 @@ final class Runner {
     for (FileSample f : samples) {
       readVerified += f.op.equals("write") ? 0 : f.bytes;
     }
-    return new Batch(new ArrayList<>(samples), wall, writtenAndVerified[0],
+    return new Batch(new ArrayList<>(samples), wall, cpu, writtenAndVerified[0],
         writtenAndVerified[1] + readVerified, hedgesTried, hedgesWon, replacements, blocks,
         background);
+  }
+
+  /** CPU time of this whole process so far; 0 where the JVM cannot tell. */
+  private static long processCpuNanos() {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
   }
 
   private void runClient(FileSystem fs, Scenario s, Mode mode, int round, int client, Path out,

@@ -14,6 +14,11 @@ public final class Summary {
   final double p999Ms;
   final double maxMs;
   final double mibPerSec;
+  /**
+   * CPU milliseconds the process spent per MiB of files moved: with an embedded cluster, what the
+   * whole HDFS stack costs, a steadier measure of overhead than throughput on a busy machine.
+   */
+  final double cpuMsPerMib;
   final long hedgesTried;
   final long hedgesWon;
   final long replacements;
@@ -30,6 +35,7 @@ public final class Summary {
     this.mode = mode;
     List<Long> latencies = new ArrayList<>();
     long wall = 0;
+    long cpu = 0;
     long bytes = 0;
     long verified = 0;
     long tried = 0;
@@ -43,6 +49,7 @@ public final class Summary {
         bytes += f.bytes;
       }
       wall += b.wallNanos;
+      cpu += b.cpuNanos;
       verified += b.bytesVerified;
       tried += b.hedgesTried;
       won += b.hedgesWon;
@@ -58,6 +65,7 @@ public final class Summary {
     this.p999Ms = percentileMs(latencies, 0.999);
     this.maxMs = percentileMs(latencies, 1.0);
     this.mibPerSec = wall == 0 ? 0 : bytes / (1024.0 * 1024) / (wall / 1e9);
+    this.cpuMsPerMib = bytes == 0 ? Double.NaN : cpu / 1e6 / (bytes / (1024.0 * 1024));
     this.bytes = bytes;
     this.bytesVerified = verified;
     this.hedgesTried = tried;
