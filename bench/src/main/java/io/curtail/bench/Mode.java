@@ -65,15 +65,15 @@ public enum Mode {
     }
   },
   /**
-   * Curtail judging write pipelines on its own attribution alone, ignoring the service times
-   * DataNodes with its plugin report on acks ({@code curtail.write.datanode.reports} off): against
-   * {@code curtail}, what the reports are worth. Write-only scenarios.
+   * Curtail judging write pipelines on the service times DataNodes with its plugin report on
+   * acks ({@code curtail.write.datanode.reports}, off by default): against {@code curtail}, what
+   * the reports are worth. Write-only scenarios.
    */
-  CURTAIL_ATTRIBUTION("curtail-attribution", true) {
+  CURTAIL_REPORTS("curtail-reports", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "smart", o);
-      conf.setBoolean("curtail.write.datanode.reports", false);
+      conf.setBoolean("curtail.write.datanode.reports", true);
     }
 
     @Override

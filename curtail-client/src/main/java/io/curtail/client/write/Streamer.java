@@ -436,7 +436,19 @@ final class Streamer {
         excluded.add(avoid);
       }
     }
-    LocatedBlock located = addBlockRetrying(excluded.toArray(new DatanodeInfo[0]));
+    LocatedBlock located;
+    try {
+      located = addBlockRetrying(excluded.toArray(new DatanodeInfo[0]));
+    } catch (RemoteException e) {
+      if (excluded.isEmpty() || !e.getClassName().equals(IOException.class.getName())) {
+        throw e;
+      }
+      // A plain IOException is how the NameNode says it found no DataNode at all (in a small
+      // cluster every one may have been judged slow once): ask again without exclusions.
+      LOG.info("Excluding {} the NameNode placed no replica of a new block of {} ({}); asking"
+          + " again without exclusions", excluded, src, e.getMessage());
+      return addBlockRetrying(new DatanodeInfo[0]);
+    }
     if (excluded.isEmpty() || located.getLocations().length >= replication) {
       return located;
     }
