@@ -171,6 +171,33 @@ class FailFastWriteTest {
     }
   }
 
+  /**
+   * Three DataNodes, each slow in turn: fail-fast judges each one slow (and, with no spare, keeps
+   * it), so this JVM avoids all three for new blocks. The NameNode cannot place a block without
+   * them, and the writer must then ask without its exclusions rather than fail the write.
+   */
+  @Test
+  void aSmallClusterWhoseEveryDataNodeWasJudgedSlowStillTakesNewBlocks() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
+      for (int i = 0; i < 3; i++) {
+        // Healthy packets first, so that the last slow DataNode's window no longer looks slow.
+        write(fs, new Path("/avoided/refresh" + i), 10 + i, 7 * MIB, (short) 3, MIB);
+        try (Fault slow = c.slowDisk(i, DiskFault.serviceTime(SLOW))) {
+          write(fs, new Path("/avoided/slow" + i), i, 8 * MIB, (short) 3, MIB);
+        }
+      }
+      Path after = new Path("/avoided/after");
+      write(fs, after, 7, 2 * MIB + 5, (short) 3, MIB);
+      for (int i = 0; i < 3; i++) {
+        verify(c, stock, new Path("/avoided/refresh" + i), 10 + i, 7 * MIB, 3);
+        verify(c, stock, new Path("/avoided/slow" + i), i, 8 * MIB, 3);
+      }
+      verify(c, stock, after, 7, 2 * MIB + 5, 3);
+    }
+  }
+
   @Test
   void sixteenConcurrentWritersUnderASlowDataNode() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(MIB).build();
