@@ -71,17 +71,15 @@ final class BlockRead implements Closeable {
     int n = byNameNode.length;
     int[] samples = new int[n];
     long[] percentile = new long[n];
+    boolean[] busy = new boolean[n];
     long[] buf = new long[ctx.config.readWindowPackets()];
+    long now = System.nanoTime();
     for (int i = 0; i < n; i++) {
       NodeTracker t = ctx.registry.tracker(NodeId.of(byNameNode[i].getXferAddr()));
       samples[i] = t.reads().available(ctx.config.readWindowPackets());
       percentile[i] = t.reads().stats(ctx.config.readWindowPackets(),
           ctx.config.slownessPercentile(), buf).percentileNanos();
-    }
-    boolean[] busy = new boolean[n];
-    long now = System.nanoTime();
-    for (int i = 0; i < n; i++) {
-      busy[i] = ctx.registry.tracker(NodeId.of(byNameNode[i].getXferAddr())).busy(now);
+      busy[i] = t.busy(now);
     }
     int[] order = ctx.replicaOrder.order(samples, percentile, busy);
     replicas = new DatanodeInfo[n];

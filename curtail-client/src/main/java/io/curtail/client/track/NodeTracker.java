@@ -1,5 +1,7 @@
 package io.curtail.client.track;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * What this JVM knows of one DataNode's recent latency: packet writes through it and packet reads
  * from it, in separate windows because the two differ by nature. Thread-safe; see
@@ -10,8 +12,11 @@ public final class NodeTracker {
   private final LatencyWindow writes = new LatencyWindow();
   private final LatencyWindow reads = new LatencyWindow();
 
-  /** When the DataNode last said it was busy, or {@link Long#MIN_VALUE}; cleared when it says not. */
-  private volatile long busySinceNanos = Long.MIN_VALUE;
+  /** How long a busy flag counts without being heard again. */
+  public static final long BUSY_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(5);
+
+  /** What the DataNode last said of itself on an ack, and when. */
+  private volatile boolean busy;
   private volatile long busyHeardNanos;
 
   // Maintained by the registry's sweeps and look-ups only: never on the per-packet path.
@@ -40,13 +45,9 @@ public final class NodeTracker {
   /** Records what the DataNode said of itself on an ack at {@code nowNanos}. */
   public void heardBusy(boolean busy, long nowNanos) {
     if (busy) {
-      if (busySinceNanos == Long.MIN_VALUE) {
-        busySinceNanos = nowNanos;
-      }
       busyHeardNanos = nowNanos;
-    } else if (busySinceNanos != Long.MIN_VALUE) {
-      busySinceNanos = Long.MIN_VALUE;
     }
+    this.busy = busy;
   }
 
   /**
@@ -54,11 +55,8 @@ public final class NodeTracker {
    * {@link #BUSY_MEMORY_NANOS}: a flag not heard again for that long is forgotten.
    */
   public boolean busy(long nowNanos) {
-    return busySinceNanos != Long.MIN_VALUE && nowNanos - busyHeardNanos <= BUSY_MEMORY_NANOS;
+    return busy && nowNanos - busyHeardNanos <= BUSY_MEMORY_NANOS;
   }
-
-  /** How long a busy flag counts without being heard again. */
-  public static final long BUSY_MEMORY_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
 
   long lastActiveNanos() {
     return lastActiveNanos;

@@ -930,19 +930,14 @@ final class Streamer {
     }
     synchronized (this) {
       if (pipeline != p || ackFailure != null) {
-        return true;
-      }
-    }
-    LOG.info("Fail-fast for {} of {}: {} is slow ({}); {}", block, src,
-        t.nodes[decision.replaceIndex()], stats.get(decision.replaceIndex()), decision);
-    synchronized (this) {
-      if (pipeline != p || ackFailure != null) {
-        return true;
+        return true; // the ack reader and the periodic look may both judge: the first one stops it
       }
       ackFailure = new PipelineFailure("replacing slow " + t.nodes[decision.replaceIndex()],
           decision.replaceIndex(), null, decision, new ArrayList<>(stats));
       notifyAll();
     }
+    LOG.info("Fail-fast for {} of {}: {} is slow ({}); {}", block, src,
+        t.nodes[decision.replaceIndex()], stats.get(decision.replaceIndex()), decision);
     // New blocks avoid it from now, whether or not a replacement is found for this one.
     ctx.slowNodes.avoid(t.nodes[decision.replaceIndex()]);
     p.abort();
