@@ -24,8 +24,18 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
   /** The injector a stock DataNode runs with: every hook a no-op. */
   private static final DataNodeFaultInjector STOCK = DataNodeFaultInjector.get();
 
-  private final Map<ThreadGroup, DataNodeFaults> byThreadGroup = new ConcurrentHashMap<>();
-  private final Map<ThreadGroup, AckReports> reportsByThreadGroup = new ConcurrentHashMap<>();
+  private final Map<ThreadGroup, Routes> byThreadGroup = new ConcurrentHashMap<>();
+
+  /** Where one DataNode's hook calls go: one look-up per call finds both. */
+  private static final class Routes {
+    final DataNodeFaults faults;
+    final AckReports reports;
+
+    Routes(DataNodeFaults faults, AckReports reports) {
+      this.faults = faults;
+      this.reports = reports;
+    }
+  }
 
   private CurtailFaultInjector() {}
 
@@ -35,8 +45,7 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
    */
   static synchronized void register(ThreadGroup group, DataNodeFaults faults,
       AckReports reports) {
-    INSTANCE.byThreadGroup.put(group, faults);
-    INSTANCE.reportsByThreadGroup.put(group, reports);
+    INSTANCE.byThreadGroup.put(group, new Routes(faults, reports));
     if (DataNodeFaultInjector.get() != INSTANCE) {
       DataNodeFaultInjector.set(INSTANCE);
     }
@@ -45,7 +54,6 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
   /** Stops routing {@code group}'s calls; the last one out puts the stock injector back. */
   static synchronized void unregister(ThreadGroup group) {
     INSTANCE.byThreadGroup.remove(group);
-    INSTANCE.reportsByThreadGroup.remove(group);
     if (INSTANCE.byThreadGroup.isEmpty() && DataNodeFaultInjector.get() == INSTANCE) {
       DataNodeFaultInjector.set(STOCK);
     }
@@ -54,31 +62,28 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
   /** Called by {@code BlockReceiver} right after a packet's data is written to disk. */
   @Override
   public void delayWriteToDisk() {
-    DataNodeFaults faults = faultsOfCaller();
-    if (faults != null) {
-      faults.awaitWriteDisk();
-    }
-    AckReports reports = reportsOfCaller();
-    if (reports != null) {
-      reports.wroteLocally(Thread.currentThread().getName());
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.faults.awaitWriteDisk();
+      r.reports.wroteLocally(Thread.currentThread().getName());
     }
   }
 
   /** Called by {@code BlockReceiver} just before it forwards a packet to the next DataNode. */
   @Override
   public void stopSendingPacketDownstream(String mirrorAddr) {
-    AckReports reports = reportsOfCaller();
-    if (reports != null) {
-      reports.forwarding(Thread.currentThread().getName());
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.reports.forwarding(Thread.currentThread().getName());
     }
   }
 
   /** Called by {@code BlockReceiver} after forwarding a packet to the next DataNode. */
   @Override
   public void logDelaySendingPacketDownstream(String mirrorAddr, long delayMs) {
-    AckReports reports = reportsOfCaller();
-    if (reports != null) {
-      reports.mirrored(Thread.currentThread().getName());
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.reports.mirrored(Thread.currentThread().getName());
     }
   }
 
@@ -88,9 +93,9 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
    */
   @Override
   public void markSlow(String mirrorAddr, int[] replies) {
-    AckReports reports = reportsOfCaller();
-    if (reports != null) {
-      reports.report(Thread.currentThread().getName(), replies);
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.reports.report(Thread.currentThread().getName(), replies);
     }
   }
 
@@ -101,17 +106,13 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
    */
   @Override
   public void throwTooManyOpenFiles() {
-    DataNodeFaults faults = faultsOfCaller();
-    if (faults != null) {
-      faults.awaitReadDisk();
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.faults.awaitReadDisk();
     }
   }
 
-  private AckReports reportsOfCaller() {
-    return reportsByThreadGroup.get(Thread.currentThread().getThreadGroup());
-  }
-
-  private DataNodeFaults faultsOfCaller() {
+  private Routes routesOfCaller() {
     return byThreadGroup.get(Thread.currentThread().getThreadGroup());
   }
 }
