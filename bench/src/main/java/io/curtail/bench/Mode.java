@@ -46,22 +46,12 @@ public enum Mode {
     public void configure(Configuration conf, Options o) {
       curtail(conf, "static", o);
     }
-
-    @Override
-    void afterBatch() {
-      CurtailDistributedFileSystem.resetJvmKnowledge();
-    }
   },
   /** Curtail with fail-fast writes and smart hedged reads (the static threshold bootstraps). */
   CURTAIL("curtail", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "smart", o);
-    }
-
-    @Override
-    void afterBatch() {
-      CurtailDistributedFileSystem.resetJvmKnowledge();
     }
   },
   /**
@@ -79,11 +69,6 @@ public enum Mode {
     @Override
     boolean appliesTo(Scenario s) {
       return s.workload().writes() && !s.workload().reads();
-    }
-
-    @Override
-    void afterBatch() {
-      CurtailDistributedFileSystem.resetJvmKnowledge();
     }
   },
   /**
@@ -155,8 +140,13 @@ public enum Mode {
     return true;
   }
 
-  /** Undoes what this mode left in the JVM that would change how the next mode runs. */
-  void afterBatch() {}
+  /**
+   * Undoes what this mode left in the JVM that would change how the next mode runs: by default,
+   * what Curtail learnt (so every Curtail batch starts cold; nothing for stock modes).
+   */
+  void afterBatch() {
+    CurtailDistributedFileSystem.resetJvmKnowledge();
+  }
 
   /** Whether the scenario's fault is injected while this mode runs. */
   public boolean faulty() {
