@@ -55,15 +55,15 @@ public enum Mode {
     }
   },
   /**
-   * Curtail judging write pipelines on the service times DataNodes with its plugin report on
-   * acks ({@code curtail.write.datanode.reports}, off by default): against {@code curtail}, what
-   * the reports are worth. Write-only scenarios.
+   * Curtail ignoring the downstream times DataNodes with its plugin report on acks
+   * ({@code curtail.write.datanode.reports} off), so its writer sees only what stock acks say:
+   * against {@code curtail}, what the reports are worth. Write-only scenarios.
    */
-  CURTAIL_REPORTS("curtail-reports", true) {
+  CURTAIL_NO_REPORTS("curtail-no-reports", true) {
     @Override
     public void configure(Configuration conf, Options o) {
       curtail(conf, "smart", o);
-      conf.setBoolean("curtail.write.datanode.reports", true);
+      conf.setBoolean("curtail.write.datanode.reports", false);
     }
 
     @Override

@@ -31,7 +31,7 @@ class CliErrorsTest {
   void unknownMode() throws Exception {
     run("--mode", "stock,turbo");
     assertEquals(2, code);
-    assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, curtail-static, curtail, curtail-reports, stock-plain-dn, oracle", err);
+    assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, curtail-static, curtail, curtail-no-reports, stock-plain-dn, oracle", err);
   }
 
   @Test

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * end-to-end run on a shared machine can.
  *
  * <ul>
- *   <li>{@code packet} — the plugin's four hooks for one packet;
+ *   <li>{@code packet} — the plugin's two hooks for one packet;
  *   <li>{@code checksum64k} — CRC32C over a 64 KiB packet (the JDK's intrinsic), which the last
  *       DataNode of a pipeline does for every packet;
  *   <li>{@code writeToBlockFile} — writing a 64 KiB packet to a block file in the page cache,
@@ -61,17 +61,15 @@ public class AckReportsBenchmark {
   }
 
   /**
-   * One packet through a middle DataNode: the receiver's three hooks (before and after forwarding,
-   * after the local write) and the responder's report on its ack. A DataNode makes them on two
-   * threads, which at its packet rate (one per tens of microseconds) rarely contend; here one
-   * thread makes all four, under the receiver's name (which names the same block).
+   * One packet through a middle DataNode: the receiver's hook before forwarding and the
+   * responder's report on its ack. A DataNode makes them on two threads, which at its packet rate
+   * (one per tens of microseconds) rarely contend; here one thread makes both, under the
+   * receiver's name (which names the same block).
    */
   @Benchmark
   public int[] packet(Receiver r) {
     String name = r.name;
     reports.forwarding(name);
-    reports.mirrored(name);
-    reports.wroteLocally(name);
     r.replies[0] = 0;
     r.replies[1] = 0;
     r.replies[2] = 0;

@@ -31,9 +31,10 @@ public enum CurtailKey {
   WRITE_FAILFAST_MIN_SLOWDOWN_MS("curtail.write.failfast.min.slowdown.ms", "5",
       "a slow DataNode's percentile must also exceed the fastest's by this much, so that jitter"
           + " of a millisecond or two never replaces anyone"),
-  WRITE_DATANODE_REPORTS("curtail.write.datanode.reports", "false",
-      "experimental: judge a write pipeline whose DataNodes all run Curtail's plugin on the"
-          + " service times they report on acks, rather than on the client's own attribution"),
+  WRITE_DATANODE_REPORTS("curtail.write.datanode.reports", "true",
+      "tell every DataNode of a write pipeline apart by the downstream times DataNodes running"
+          + " Curtail's plugin report on acks (a stock ack separates only the first DataNode from"
+          + " the rest); off, a slow DataNode further down is found by elimination"),
   READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
       "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
   READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",

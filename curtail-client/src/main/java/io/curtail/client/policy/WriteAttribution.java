@@ -1,41 +1,57 @@
 package io.curtail.client.policy;
 
+import java.util.Arrays;
+
 /**
- * Which DataNode of a write pipeline a packet's time belongs to, from what a stock ack says. Pure:
- * times in, per-position samples out; one instance per pipeline, fed its acks in order.
+ * Which DataNode of a write pipeline a packet's time belongs to, from the downstream times its
+ * ack carries. Pure: times in, per-position samples out; one instance per pipeline, fed its acks
+ * in order.
  *
- * <p>A writer keeps dozens of packets in flight, so a packet's round trip is mostly the time it
- * queued behind the writer's own earlier packets at the slowest DataNode; that says where the
- * bottleneck is, not how slow each DataNode is, and it would make the first DataNode of a pipeline
- * of equally slow DataNodes look slowest. So this records <em>service times</em>, the time a stage
- * spent on a packet excluding the queueing, by the usual FIFO identity: service = departure −
- * max(arrival, previous departure). A stock ack lets the client see two stages:
- * <ul>
- *   <li>the first DataNode: a packet arrives when sent and departs when the first DataNode takes
- *       it on, which is when its ack arrives minus the ack's {@code downstreamAckTimeNanos} (the
- *       time the first DataNode waited on the rest of the pipeline for it);
- *   <li>the rest of the pipeline: the packet arrives there at that moment and departs when its
- *       ack arrives.
- * </ul>
- * The first DataNode's service time is evidence about it. The rest's is evidence about position 1
- * when it is the only downstream DataNode. With more, it is the slowest downstream DataNode's time,
- * an upper bound for each: it is recorded for all of them when it is no larger than the first
- * DataNode's (so it blames none of them). When it is larger, it belongs to the one downstream
- * DataNode the client does not already know to be fast (from what it saw of the others elsewhere,
- * see {@link #knownFast}); if there is no such single one, nobody downstream gets a sample, since
- * the stock ack cannot say which of them is slow.
+ * <p>A DataNode's <em>downstream time</em> for a packet runs from just before it forwards the
+ * packet to the next DataNode until it reads that DataNode's ack. A stock ack carries the first
+ * DataNode's ({@code downstreamAckTimeNanos}); DataNodes running Curtail's plugin report their own
+ * (see {@code AckReport}). Subtracted from the time the client read the ack, each gives the moment
+ * the packet left that DataNode for the next, on the client's clock. Those moments cut the
+ * pipeline into <em>stages</em>: from the client's send to the first DataNode's departure, from
+ * there to the next known departure, and so on to the ack. Every stage is measured the same way,
+ * the transfer, receive, checks, disk and the ack's way back of the DataNodes in it, so stages are
+ * comparable wherever they sit. (The ack's relay through the DataNodes ahead adds to each
+ * departure alike and cancels out, but for each stage's own hop.)
  *
- * <p>An ack whose downstream time is negative or longer than the round trip is not physical (a
- * DataNode that misreports): it is evidence about nobody, and does not move the stages' clocks.
+ * <p>A writer keeps dozens of packets in flight, so a packet's time in a stage is mostly the time
+ * it queued behind the writer's own earlier packets at the slowest DataNode; that says where the
+ * bottleneck is, not how slow each DataNode is. So this records each stage's <em>service
+ * times</em>, excluding the queueing, by the usual FIFO identity: service = departure −
+ * max(arrival, previous departure). Where the previous packet's departure from a stage is not
+ * known, the next known departure stands in for it: a later time, so the service is
+ * underestimated, never blamed on anyone.
+ *
+ * <p>A stage of one DataNode is evidence about it. A stage of several (a DataNode without the
+ * plugin in the middle, or reports off) gives only the slowest one's time, an upper bound for
+ * each: it is recorded for all of them when it is no larger than the largest one-DataNode stage's
+ * time of the same packet (so it blames none of them). When it is larger, it belongs to the one
+ * DataNode of the stage the client does not already know to be fast (from what it saw of the
+ * others elsewhere, see {@link #knownFast}); if there is no such single one, nobody in the stage
+ * gets a sample.
+ *
+ * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
+ * the time of a DataNode upstream, whose span contains it) mean a DataNode misreports: the ack is
+ * evidence about nobody, and does not move the stages' clocks.
  */
 public final class WriteAttribution {
   /** Marks a pipeline position the packet says nothing about. */
   public static final long NO_EVIDENCE = -1;
+  /** Marks a downstream time the ack does not carry. */
+  public static final long UNKNOWN = -1;
 
   private final int nodes;
   private final boolean[] knownFast;
-  private long headDeparted = Long.MIN_VALUE;
-  private long lastAck = Long.MIN_VALUE;
+  /** When the previous packet left each position (the last: its ack), or a later time. */
+  private final long[] lastDeparture;
+  /** This packet's departures, where {@link #known}; the last position's is its ack. */
+  private final long[] departure;
+  private final boolean[] known;
+  private final long[] stageService;
 
   /** @param nodes DataNodes in the pipeline */
   public WriteAttribution(int nodes) {
@@ -44,11 +60,16 @@ public final class WriteAttribution {
     }
     this.nodes = nodes;
     this.knownFast = new boolean[nodes];
+    this.lastDeparture = new long[nodes];
+    Arrays.fill(lastDeparture, Long.MIN_VALUE);
+    this.departure = new long[nodes];
+    this.known = new boolean[nodes];
+    this.stageService = new long[nodes];
   }
 
   /**
    * Marks the pipeline positions the caller knows, from other evidence, to be fast; read by later
-   * calls. Position 0 is ignored (its share is always measured).
+   * calls.
    */
   public void knownFast(int position, boolean fast) {
     knownFast[position] = fast;
@@ -56,48 +77,94 @@ public final class WriteAttribution {
 
   /**
    * Fills {@code samples[i]} with the service time attributable to pipeline position {@code i},
-   * or {@link #NO_EVIDENCE}.
+   * or {@link #NO_EVIDENCE}. Returns whether every position had a stage of its own.
    *
    * @param sentNanos when the packet went on the wire
    * @param ackNanos when its ack was read (same clock)
-   * @param downstreamNanos the ack's downstream time (0 from a pipeline of one)
+   * @param downstreamNanos one slot per DataNode: its downstream time for this packet, or
+   *     {@link #UNKNOWN}; the last DataNode's slot is not read (it has nothing downstream)
    * @param samples one slot per DataNode of the pipeline
    */
-  public void attribute(long sentNanos, long ackNanos, long downstreamNanos, long[] samples) {
-    if (samples.length != nodes) {
-      throw new IllegalArgumentException(samples.length + " slots for " + nodes + " DataNodes");
+  public boolean attribute(long sentNanos, long ackNanos, long[] downstreamNanos,
+      long[] samples) {
+    if (samples.length != nodes || downstreamNanos.length != nodes) {
+      throw new IllegalArgumentException(samples.length + " and " + downstreamNanos.length
+          + " slots for " + nodes + " DataNodes");
     }
-    for (int i = 0; i < nodes; i++) {
-      samples[i] = NO_EVIDENCE;
+    Arrays.fill(samples, NO_EVIDENCE);
+    long bound = ackNanos - sentNanos;
+    if (bound < 0) {
+      return false;
     }
-    long roundTrip = ackNanos - sentNanos;
-    if (roundTrip < 0 || downstreamNanos < 0 || downstreamNanos > roundTrip
-        || (nodes == 1 && downstreamNanos != 0)) {
-      return;
-    }
-    long departed = ackNanos - downstreamNanos;
-    long head = departed - Math.max(sentNanos, headDeparted);
-    long rest = ackNanos - Math.max(departed, lastAck);
-    headDeparted = Math.max(headDeparted, departed);
-    lastAck = ackNanos;
-    samples[0] = Math.max(0, head);
-    if (nodes == 2 || (nodes > 2 && rest <= head)) {
-      for (int i = 1; i < nodes; i++) {
-        samples[i] = Math.max(0, rest);
+    for (int i = 0; i < nodes - 1; i++) {
+      long d = downstreamNanos[i];
+      known[i] = d != UNKNOWN;
+      if (!known[i]) {
+        continue;
       }
-    } else if (nodes > 2) {
-      int suspect = -1;
-      for (int i = 1; i < nodes; i++) {
-        if (!knownFast[i]) {
-          if (suspect >= 0) {
-            return; // two or more could be the slow one
+      if (d < 0 || d > bound) {
+        return false; // not physical: evidence about nobody
+      }
+      bound = d;
+      departure[i] = ackNanos - d;
+    }
+    departure[nodes - 1] = ackNanos;
+    known[nodes - 1] = true;
+
+    long arrival = sentNanos;
+    int first = 0;
+    long worstSingle = -1;
+    boolean exact = true;
+    for (int i = 0; i < nodes; i++) {
+      if (!known[i]) {
+        continue;
+      }
+      stageService[i] = Math.max(0, departure[i] - Math.max(arrival, lastDeparture[i]));
+      if (first == i) {
+        samples[i] = stageService[i];
+        worstSingle = Math.max(worstSingle, stageService[i]);
+      } else {
+        exact = false;
+      }
+      arrival = departure[i];
+      first = i + 1;
+    }
+    if (!exact) {
+      attributeSharedStages(worstSingle, samples);
+    }
+
+    long later = ackNanos;
+    for (int i = nodes - 1; i >= 0; i--) {
+      later = known[i] ? departure[i] : later;
+      lastDeparture[i] = Math.max(lastDeparture[i], later);
+    }
+    return exact;
+  }
+
+  /** Gives each stage of several DataNodes' service time to whom it may belong (see above). */
+  private void attributeSharedStages(long worstSingle, long[] samples) {
+    int first = 0;
+    for (int i = 0; i < nodes; i++) {
+      if (!known[i]) {
+        continue;
+      }
+      if (first < i) {
+        long service = stageService[i];
+        int suspect = -1;
+        int suspects = 0;
+        for (int j = first; j <= i; j++) {
+          if (service <= worstSingle) {
+            samples[j] = service;
+          } else if (!knownFast[j]) {
+            suspect = j;
+            suspects++;
           }
-          suspect = i;
+        }
+        if (suspects == 1) {
+          samples[suspect] = service;
         }
       }
-      if (suspect > 0) {
-        samples[suspect] = rest;
-      }
+      first = i + 1;
     }
   }
 }

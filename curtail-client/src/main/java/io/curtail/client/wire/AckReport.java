@@ -3,50 +3,53 @@ package io.curtail.client.wire;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 
 /**
- * What a DataNode running Curtail's plugin adds to its reply in a pipeline ack: how long it spent
- * on packets lately, and whether an operator marked it busy. It rides in the high bits of the
- * per-DataNode reply header of Hadoop's {@code PipelineAck}, whose readers use bits 0–8 (status,
- * ECN, SLOW) and mask the rest; so stock clients and DataNodes pass it along and ignore it.
+ * What a DataNode running Curtail's plugin adds to its reply in a pipeline ack: how long it waited
+ * on the rest of the pipeline for the acked packet, and whether an operator marked it busy. It
+ * rides in the high bits of the per-DataNode reply header of Hadoop's {@code PipelineAck}, whose
+ * readers use bits 0–8 (status, ECN, SLOW) and mask the rest; so stock clients and DataNodes pass
+ * it along and ignore it.
  *
  * <pre>
  *   bit 30      a report is present (a DataNode without the plugin leaves it 0)
  *   bit 29      busy: do not pick this DataNode as a replacement, rebuild source or hedge target
- *   bits 16–28  service time in units of 100 µs, 0–819.1 ms; longer times saturate
+ *   bits 9–28   downstream time in whole units of 100 µs (truncated), 0–104.9 s; longer times
+ *               saturate, and a saturated one says nothing
  * </pre>
- * Pure.
+ * The downstream time is what a stock ack's {@code downstreamAckTimeNanos} is for the first
+ * DataNode, from each DataNode: from just before it forwarded the packet to the next DataNode
+ * until it read that DataNode's ack. Truncating keeps what an honest pipeline reports ordered:
+ * each DataNode's span contains the next one's. Pure.
  */
 public final class AckReport {
   private static final int PRESENT = 1 << 30;
   private static final int BUSY = 1 << 29;
-  private static final int SHIFT = 16;
-  private static final int LATENCY_BITS = 13;
-  private static final int LATENCY_MASK = ((1 << LATENCY_BITS) - 1) << SHIFT;
-  /** Nanoseconds in one unit of the encoded service time. */
+  private static final int SHIFT = 9;
+  private static final int SPAN_BITS = 20;
+  private static final long MAX_UNITS = (1L << SPAN_BITS) - 1;
+  private static final int SPAN_MASK = (int) MAX_UNITS << SHIFT;
+  /** Nanoseconds in one unit of the encoded downstream time. */
   public static final long UNIT_NANOS = 100_000;
-  /** The longest service time a report can say; longer ones are reported as this. */
-  public static final long MAX_NANOS = ((1L << LATENCY_BITS) - 1) * UNIT_NANOS;
-  /** Every bit a report may use: bits 16–30. */
-  public static final int BITS = PRESENT | BUSY | LATENCY_MASK;
+  /** Every bit a report may use: bits 9–30. */
+  public static final int BITS = PRESENT | BUSY | SPAN_MASK;
 
   private AckReport() {
   }
 
   /**
-   * {@code header} with a report of {@code serviceNanos} (rounded to the nearest unit, clamped
-   * to [0, {@link #MAX_NANOS}]) and the busy flag; the stock bits are kept.
+   * {@code header} with a report of {@code downstreamNanos} (truncated to whole units, clamped to
+   * [0, saturation]) and the busy flag; the stock bits are kept.
    */
-  public static int with(int header, long serviceNanos, boolean busy) {
-    long units = Math.min((1L << LATENCY_BITS) - 1,
-        Math.max(0, (serviceNanos + UNIT_NANOS / 2) / UNIT_NANOS));
+  public static int with(int header, long downstreamNanos, boolean busy) {
+    long units = Math.min(MAX_UNITS, Math.max(0, downstreamNanos / UNIT_NANOS));
     return (header & ~BITS) | PRESENT | (busy ? BUSY : 0) | ((int) units << SHIFT);
   }
 
-  /** {@code header} with only the busy flag reported (no service time measured lately). */
+  /** {@code header} with only the busy flag reported (no downstream time to tell). */
   public static int busyOnly(int header, boolean busy) {
     return busy ? (header & ~BITS) | BUSY : header & ~BITS;
   }
 
-  /** Whether {@code header} carries a service time. */
+  /** Whether {@code header} carries a downstream time. */
   public static boolean present(int header) {
     return (header & PRESENT) != 0;
   }
@@ -56,31 +59,24 @@ public final class AckReport {
     return (header & BUSY) != 0;
   }
 
-  /** The reported service time; meaningful only if {@link #present}. */
-  public static long serviceNanos(int header) {
-    return (long) ((header & LATENCY_MASK) >>> SHIFT) * UNIT_NANOS;
+  /**
+   * The downstream time {@code header} reports, or -1 if it reports none or a saturated one (which
+   * says only that it was long).
+   */
+  public static long downstreamNanos(int header) {
+    long units = (header & SPAN_MASK) >>> SHIFT;
+    return present(header) && units < MAX_UNITS ? units * UNIT_NANOS : -1;
   }
 
   /**
-   * Fills {@code out} with the service times reported on {@code ack}, reply by reply, -1 where a
-   * DataNode reported nothing: it has no plugin (nor does its upstream report for it, unless it is
-   * the last of the pipeline), or it has written nothing since its last ack (a DataNode ahead of a
-   * slow one downstream). Returns false if the ack is not to be believed: a report longer than
-   * {@code maxNanos}, the time the pipeline has been carrying packets, is impossible for an honest
-   * DataNode, so a malformed report is never trusted into a replacement. (A report may well be
-   * longer than its own ack's round trip: DataNodes report their packets' times in order, one per
-   * ack, not the acked packet's.)
+   * Fills {@code out[i]} with the downstream time DataNode {@code i} reported on {@code ack}, -1
+   * if none: it has no plugin, or it is the last of the pipeline (nothing downstream to time).
    *
    * @param out one slot per reply to read
    */
-  public static boolean serviceTimes(PipelineAck ack, long maxNanos, long[] out) {
+  public static void downstreamTimes(PipelineAck ack, long[] out) {
     for (int i = 0; i < out.length; i++) {
-      int header = ack.getHeaderFlag(i);
-      out[i] = present(header) ? serviceNanos(header) : -1;
-      if (out[i] > maxNanos) {
-        return false;
-      }
+      out[i] = downstreamNanos(ack.getHeaderFlag(i));
     }
-    return true;
   }
 }

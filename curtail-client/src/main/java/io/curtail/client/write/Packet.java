@@ -99,6 +99,10 @@ final class Packet {
     this.sync = true;
   }
 
+  boolean syncRequested() {
+    return sync;
+  }
+
   long seqno() {
     return seqno;
   }

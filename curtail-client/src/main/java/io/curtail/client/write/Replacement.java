@@ -12,13 +12,13 @@ public final class Replacement {
   private final List<String> pipeline;
   private final int position;
   private final String replacement;
-  private final boolean judgedOnReports;
+  private final boolean attributedExactly;
 
-  Replacement(String[] pipeline, int position, String replacement, boolean judgedOnReports) {
+  Replacement(String[] pipeline, int position, String replacement, boolean attributedExactly) {
     this.pipeline = Arrays.asList(pipeline.clone());
     this.position = position;
     this.replacement = Objects.requireNonNull(replacement);
-    this.judgedOnReports = judgedOnReports;
+    this.attributedExactly = attributedExactly;
   }
 
   /** The pipeline's DataNodes before the replacement, by transfer address, in order. */
@@ -42,16 +42,19 @@ public final class Replacement {
   }
 
   /**
-   * Whether the pipeline was judged on the service times its DataNodes reported on acks, rather
-   * than on the client's own attribution.
+   * Whether the acks told every DataNode's share of the pipeline's time apart when it was judged:
+   * always for a pipeline of two (the stock ack splits the first DataNode's share from the
+   * second's), and for a longer one when every DataNode but the last reported its downstream time
+   * (Curtail's DataNode plugin, with {@code curtail.write.datanode.reports}). Otherwise a slow
+   * DataNode among several unseparated ones was found by elimination.
    */
-  public boolean judgedOnReports() {
-    return judgedOnReports;
+  public boolean attributedExactly() {
+    return attributedExactly;
   }
 
   @Override
   public String toString() {
     return "replaced " + replaced() + " at position " + position + " of " + pipeline + " with "
-        + replacement + (judgedOnReports ? " (on DataNode reports)" : " (on client attribution)");
+        + replacement + (attributedExactly ? " (every share measured)" : " (found by elimination)");
   }
 }

@@ -86,11 +86,10 @@ final class Streamer {
   private Pipeline.Targets targets;
   private volatile Pipeline pipeline;
   /**
-   * The service times the current pipeline's DataNodes reported for it, by position, once every
-   * one of them has reported (set by its ack reader); null while the pipeline is judged on the
-   * client's own attribution.
+   * Whether the current pipeline's last attributed ack told every DataNode's share apart (set by
+   * its ack reader): see {@link Replacement#attributedExactly}.
    */
-  private volatile LatencyWindow[] reported;
+  private volatile boolean attributedExactly;
   private Thread ackReader;
   private long bytesSent;
   private ExtendedBlock previous;
@@ -511,7 +510,7 @@ final class Streamer {
 
   private void startPipeline(Pipeline p) {
     pipeline = p;
-    reported = null;
+    attributedExactly = false;
     synchronized (this) {
       ackFailure = null;
     }
@@ -543,15 +542,17 @@ final class Streamer {
    * Reads acks in order, matching each to the oldest packet in flight, records each DataNode's
    * share of the packet's latency, and reports the first DataNode that says it failed.
    *
-   * <p>The client's own attribution goes to this JVM's per-DataNode windows. With
-   * {@code curtail.write.datanode.reports} on, the DataNodes' own reports go to the pipeline's
-   * {@link PipelineReports}, and once every DataNode has reported the pipeline is judged on those.
+   * <p>A stock ack tells the first DataNode's share from the rest's; with
+   * {@code curtail.write.datanode.reports} on, the downstream times DataNodes running Curtail's
+   * plugin report tell the rest apart too (see {@link WriteAttribution}). Each DataNode's share
+   * goes to this JVM's window for it.
    */
   private void readAcks(Pipeline p, NodeTracker[] trackers) {
     WriteAttribution attribution = new WriteAttribution(trackers.length);
     int n = trackers.length;
     long[] samples = new long[n];
-    PipelineReports reports = ctx.config.useDataNodeReports() ? new PipelineReports(n) : null;
+    long[] downstream = new long[n];
+    boolean useReports = ctx.config.useDataNodeReports();
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>(n);
     int bad = -1;
@@ -600,14 +601,13 @@ final class Streamer {
           bytesAcked = Math.max(bytesAcked, acked.end());
           notifyAll();
         }
-        attribution.attribute(acked.sentNanos, now, ack.getDownstreamAckTimeNanos(), samples);
+        downstreamTimes(ack, useReports && !acked.lastInBlock && !acked.syncRequested(),
+            downstream);
+        attributedExactly = attribution.attribute(acked.sentNanos, now, downstream, samples);
         for (int i = 0; i < n; i++) {
           if (samples[i] != WriteAttribution.NO_EVIDENCE) {
             trackers[i].writes().record(samples[i]);
           }
-        }
-        if (reports != null && reports.record(ack, acked.sentNanos, now)) {
-          judgeOnReports(p, reports.windows());
         }
         if (progress != null) {
           progress.progress();
@@ -615,11 +615,8 @@ final class Streamer {
         if (acked.lastInBlock) {
           return;
         }
-        statsOf(trackers, null, scratch, stats);
+        statsOf(trackers, scratch, stats);
         tellAttributionWhoIsFast(attribution, stats);
-        if (reports != null && reports.complete()) {
-          statsOf(trackers, reports.windows(), scratch, stats);
-        }
         if (failFastStops(p, stats)) {
           return;
         }
@@ -636,13 +633,18 @@ final class Streamer {
   }
 
   /**
-   * From now on pipeline {@code p} is judged on {@code windows}, the service times its DataNodes
-   * reported for it (by the client's periodic look too).
+   * The downstream times on {@code ack}, by pipeline position, into {@code out}: the first
+   * DataNode's from the stock ack, the others' from their reports if {@code reports} (else
+   * unknown). A DataNode's report is not used for a packet it had to sync or finalise before
+   * acking: that wait, its own, would count as its downstream's.
    */
-  private synchronized void judgeOnReports(Pipeline p, LatencyWindow[] windows) {
-    if (pipeline == p) {
-      reported = windows;
+  private static void downstreamTimes(PipelineAck ack, boolean reports, long[] out) {
+    if (reports) {
+      AckReport.downstreamTimes(ack, out);
+    } else {
+      Arrays.fill(out, WriteAttribution.UNKNOWN);
     }
+    out[0] = ack.getDownstreamAckTimeNanos();
   }
 
   /**
@@ -854,7 +856,7 @@ final class Streamer {
   private int fastest(Pipeline.Targets t) {
     NodeTracker[] trackers = trackersOf(t);
     List<LatencyStats> stats = new ArrayList<>(trackers.length);
-    statsOf(trackers, null, scratch, stats);
+    statsOf(trackers, scratch, stats);
     int best = 0;
     long bestNanos = Long.MAX_VALUE;
     long now = System.nanoTime();
@@ -882,21 +884,16 @@ final class Streamer {
   void failFastTick(long[] scratch, List<LatencyStats> stats) {
     Pipeline p = pipeline;
     if (p != null) {
-      statsOf(trackersOf(p.targets), reported, scratch, stats);
+      statsOf(trackersOf(p.targets), scratch, stats);
       failFastStops(p, stats);
     }
   }
 
-  /**
-   * Each DataNode's recent write statistics, in pipeline order, into {@code out}: from the
-   * pipeline's report windows if given, else from the client's attribution.
-   */
-  private void statsOf(NodeTracker[] trackers, LatencyWindow[] reports, long[] scratch,
-      List<LatencyStats> out) {
+  /** Each DataNode's recent write statistics, in pipeline order, into {@code out}. */
+  private void statsOf(NodeTracker[] trackers, long[] scratch, List<LatencyStats> out) {
     out.clear();
     for (int i = 0; i < trackers.length; i++) {
-      LatencyWindow w = reports != null ? reports[i] : trackers[i].writes();
-      out.add(w.stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(), scratch));
+      out.add(trackers[i].writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(), scratch));
     }
   }
 
@@ -952,7 +949,7 @@ final class Streamer {
    */
   private void replaceSlow(FailFastDecision decision, List<LatencyStats> stats)
       throws IOException {
-    boolean onReports = reported != null;
+    boolean exactly = attributedExactly;
     stopPipeline();
     Pipeline.Targets before = targets;
     if (requeueInFlight()) {
@@ -980,7 +977,7 @@ final class Streamer {
     }
     if (next != null) {
       ctx.replaced(new Replacement(addresses(before), decision.replaceIndex(),
-          next.nodes[newcomer(before, next)].getXferAddr(), onReports));
+          next.nodes[newcomer(before, next)].getXferAddr(), exactly));
       LOG.info("Replaced {} with {} in the pipeline of {}", slow, next, block);
       reopen(next, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
     } else {
@@ -1002,7 +999,7 @@ final class Streamer {
         fastest = Math.min(fastest, s.percentileNanos());
       }
     }
-    for (int i = 1; i < stats.size(); i++) {
+    for (int i = 0; i < stats.size(); i++) {
       LatencyStats s = stats.get(i);
       attribution.knownFast(i, s.samples() >= ctx.minSamples
           && s.percentileNanos() <= ctx.config.slownessFactor() * fastest);

@@ -127,12 +127,17 @@ public final class WriteContext implements AutoCloseable {
   }
 
   /**
-   * Samples each DataNode needs before fail-fast judges it: a tenth of the window (10 of the
-   * default 100). A slow DataNode is judged within a few hundred milliseconds instead of after a
-   * whole window; a few samples' p95 is rough, which the policy's mean and margin tests absorb.
+   * Samples each DataNode needs before fail-fast judges it: enough that the percentile is not
+   * the largest sample (20 for the default p95), so that one stall (a pause, a DataNode's first
+   * block on a volume) is never its percentile, and at least a tenth of the window. A slow
+   * DataNode is then judged within a few dozen packets instead of after a whole window.
    */
   private static int minSamples(CurtailConfig config) {
-    return Math.max(1, config.writeWindowPackets() / 10);
+    int n = 2;
+    while (Math.ceil(config.slownessPercentile() * n) >= n) {
+      n++;
+    }
+    return Math.min(config.writeWindowPackets(), Math.max(n, config.writeWindowPackets() / 10));
   }
 
   /**

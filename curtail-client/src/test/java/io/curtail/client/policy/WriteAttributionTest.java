@@ -2,21 +2,34 @@ package io.curtail.client.policy;
 
 import static io.curtail.client.policy.WriteAttribution.NO_EVIDENCE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Service times from stock acks, on packet timelines worked out by hand (times in ms). A writer
- * sends packets back to back at t=0; a stage that takes S per packet releases them S apart.
+ * Service times from the downstream times on acks, on packet timelines worked out by hand (times
+ * in ms). A writer sends packets back to back at t=0; a stage that takes S per packet releases
+ * them S apart.
  */
 class WriteAttributionTest {
   private static final long MS = 1_000_000L;
+  private static final long U = -1;
 
-  private static long[] ack(WriteAttribution a, long sentMs, long ackMs, long downstreamMs,
-      int nodes) {
+  /**
+   * Attributes the ack of a packet sent at {@code sentMs} and acked at {@code ackMs}, carrying
+   * the downstream times of all but the last DataNode ({@code U} where unknown), in ms.
+   */
+  private static long[] ack(WriteAttribution a, long sentMs, long ackMs, long... downstreamMs) {
+    int nodes = downstreamMs.length + 1;
+    long[] downstream = new long[nodes];
+    for (int i = 0; i < nodes - 1; i++) {
+      downstream[i] = downstreamMs[i] == U ? WriteAttribution.UNKNOWN : downstreamMs[i] * MS;
+    }
     long[] samples = new long[nodes];
-    a.attribute(sentMs * MS, ackMs * MS, downstreamMs * MS, samples);
+    a.attribute(sentMs * MS, ackMs * MS, downstream, samples);
     for (int i = 0; i < nodes; i++) {
       samples[i] = samples[i] == NO_EVIDENCE ? NO_EVIDENCE : samples[i] / MS;
     }
@@ -27,61 +40,101 @@ class WriteAttributionTest {
   void slowHeadIsBlamedNotItsQueue() {
     // Head takes 10 per packet, the rest 1: packet k departs the head at 10(k+1), acks 1 later.
     WriteAttribution a = new WriteAttribution(3);
-    assertArrayEquals(new long[] {10, 1, 1}, ack(a, 0, 11, 1, 3));
-    assertArrayEquals(new long[] {10, 1, 1}, ack(a, 0, 21, 1, 3)); // round trip 21, service 10
-    assertArrayEquals(new long[] {10, 1, 1}, ack(a, 0, 31, 1, 3));
+    assertArrayEquals(new long[] {10, 1, 1}, ack(a, 0, 11, 1, U));
+    assertArrayEquals(new long[] {10, 1, 1}, ack(a, 0, 21, 1, U)); // round trip 21, service 10
+    assertArrayEquals(new long[] {10, 1, 1}, ack(a, 0, 31, 1, U));
   }
 
   @Test
   void slowDownstreamIsNobodysFaultInParticularWithThreeNodes() {
     // The head takes 1 per packet; the rest releases one every 10.
     WriteAttribution a = new WriteAttribution(3);
-    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 11, 10, 3));
-    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 21, 19, 3));
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 11, 10, U));
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 21, 19, U));
   }
 
   @Test
   void slowDownstreamIsBlamedWhenTheOtherIsKnownFast() {
     WriteAttribution a = new WriteAttribution(3);
     a.knownFast(1, true);
-    assertArrayEquals(new long[] {1, NO_EVIDENCE, 10}, ack(a, 0, 11, 10, 3));
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, 10}, ack(a, 0, 11, 10, U));
     a.knownFast(1, false);
     a.knownFast(2, true);
-    assertArrayEquals(new long[] {1, 10, NO_EVIDENCE}, ack(a, 0, 21, 19, 3));
+    assertArrayEquals(new long[] {1, 10, NO_EVIDENCE}, ack(a, 0, 21, 19, U));
     a.knownFast(1, true);
-    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 31, 28, 3));
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 31, 28, U));
   }
 
   @Test
   void slowSecondOfTwoIsBlamed() {
     WriteAttribution a = new WriteAttribution(2); // as above, the second node is the rest
-    assertArrayEquals(new long[] {1, 10}, ack(a, 0, 11, 10, 2));
-    assertArrayEquals(new long[] {1, 10}, ack(a, 0, 21, 19, 2));
+    assertArrayEquals(new long[] {1, 10}, ack(a, 0, 11, 10));
+    assertArrayEquals(new long[] {1, 10}, ack(a, 0, 21, 19));
   }
 
   @Test
   void equallySlowNodesLookEquallySlow() {
     // Every stage takes 10: the head releases at 10(k+1); downstream acks 10 later.
     WriteAttribution a = new WriteAttribution(3);
-    assertArrayEquals(new long[] {10, 10, 10}, ack(a, 0, 20, 10, 3));
-    assertArrayEquals(new long[] {10, 10, 10}, ack(a, 0, 30, 10, 3));
+    assertArrayEquals(new long[] {10, 10, 10}, ack(a, 0, 20, 10, U));
+    assertArrayEquals(new long[] {10, 10, 10}, ack(a, 0, 30, 10, U));
+  }
+
+  @Test
+  void reportedDownstreamTimesTellEveryPositionApart() {
+    // Stages take 1, 10, 1: packet k leaves the head at k, the middle at 1 + 10k, acks 1 later.
+    WriteAttribution a = new WriteAttribution(3);
+    long[] downstream = {11 * MS, 1 * MS, 0};
+    long[] samples = new long[3];
+    assertTrue(a.attribute(0, 12 * MS, downstream, samples));
+    assertArrayEquals(new long[] {1 * MS, 10 * MS, 1 * MS}, samples);
+    assertArrayEquals(new long[] {1, 10, 1}, ack(a, 0, 22, 20, 1));
+    assertArrayEquals(new long[] {1, 10, 1}, ack(a, 0, 32, 29, 1));
+  }
+
+  @Test
+  void aDataNodeWithoutReportsSharesAStageWithTheNext() {
+    // Four DataNodes, stages 1, 1, 10, 1; the second (position 1) has no plugin, so positions
+    // 1 and 2 form one stage. Packet k leaves position 0 at k, position 2 at 2 + 10k.
+    WriteAttribution a = new WriteAttribution(4);
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE, 1}, ack(a, 0, 13, 12, U, 1));
+    a.knownFast(1, true);
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, 10, 1}, ack(a, 0, 23, 21, U, 1));
+    long[] samples = new long[4];
+    assertFalse(a.attribute(0, 33 * MS, new long[] {30 * MS, -1, MS, 0}, samples),
+        "not every position was told apart");
+  }
+
+  @Test
+  void aStageWhosePreviousDepartureIsUnknownIsUnderestimatedNotBlamed() {
+    // Stages 1, 10, 1 as above; the first ack lacks the middle's report (warming up).
+    WriteAttribution a = new WriteAttribution(3);
+    assertArrayEquals(new long[] {1, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 12, 11, U));
+    long[] second = ack(a, 0, 22, 20, 1);
+    assertEquals(1, second[0]);
+    assertTrue(second[1] <= 10, "at most its true service time");
   }
 
   @Test
   void idlePipelineServiceIsTheLatency() {
     WriteAttribution a = new WriteAttribution(1);
-    assertArrayEquals(new long[] {3}, ack(a, 100, 103, 0, 1));
-    assertArrayEquals(new long[] {2}, ack(a, 200, 202, 0, 1));
+    assertArrayEquals(new long[] {3}, ack(a, 100, 103));
+    assertArrayEquals(new long[] {2}, ack(a, 200, 202));
   }
 
   @Test
   void impossibleDownstreamTimesAreEvidenceAboutNobody() {
     WriteAttribution a = new WriteAttribution(3);
-    assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 5, 6, 3));
-    assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, ack(a, 0, 5, -1, 3));
-    assertArrayEquals(new long[] {NO_EVIDENCE}, ack(new WriteAttribution(1), 0, 5, 2, 1));
+    long[] nobody = {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE};
+    assertArrayEquals(nobody, ack(a, 0, 5, 6, U), "longer than the round trip");
+    assertArrayEquals(nobody, ack(a, 0, 5, 2, 3), "longer than its upstream's");
+    long[] samples = new long[3];
+    assertFalse(a.attribute(0, 5 * MS, new long[] {-2 * MS, U, 0}, samples));
+    assertArrayEquals(nobody, samples, "negative");
     // ...and do not disturb what follows.
-    assertArrayEquals(new long[] {4, 1, 1}, ack(a, 0, 5, 1, 3));
+    assertArrayEquals(new long[] {4, 0, 1}, ack(a, 0, 5, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> new WriteAttribution(0));
+    assertThrows(IllegalArgumentException.class,
+        () -> a.attribute(0, 1, new long[2], new long[3]));
   }
 }

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@link #faultsOf(DataNode)} and from operators over JMX as
  * {@code Hadoop:service=DataNode,name=CurtailFaults-<port>}, and starts it with the fault its
  * {@code curtail.datanode.fault.*} keys describe (none by default). It also reports this
- * DataNode's packet service times and busy flag on pipeline acks ({@link AckReports}, over JMX
- * as {@code Hadoop:service=DataNode,name=CurtailReports-<port>}, where {@code Busy} is set; so is
+ * DataNode's downstream time for each packet and its busy flag on pipeline acks
+ * ({@link AckReports}, over JMX as {@code Hadoop:service=DataNode,name=CurtailReports-<port>},
+ * where {@code Busy} is set; so is
  * the existence of the file {@code curtail.datanode.busy.file} names, if any).
  *
  * <p>Fail safe: if this Hadoop lacks an internal the plugin relies on, it logs why and the DataNode

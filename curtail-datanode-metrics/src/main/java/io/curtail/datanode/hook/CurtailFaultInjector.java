@@ -11,10 +11,11 @@ import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
  * and ack reports of the DataNode whose thread makes it. One instance serves every DataNode in the
  * JVM (a real DataNode has one; a MiniDFSCluster has many), keyed by the DataNode's thread group.
  *
- * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour. These hooks
- * are the only points where the plugin touches a write: {@code BlockReceiver} calls them before
- * and after forwarding a packet, after writing it locally, and (from its {@code PacketResponder})
- * just before sending an ack upstream with the replies it may still change. They are methods of
+ * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour. Two hooks are
+ * the only points where the plugin's reports touch a write: {@code BlockReceiver} calls one just
+ * before forwarding a packet to the next DataNode, and (from its {@code PacketResponder}) the
+ * other just before sending an ack upstream, with the replies it may still change. The fault
+ * injection uses two more, after a packet's local write and before a read. They are methods of
  * Hadoop 3.4's injector (tested with 3.4.2); on a Hadoop whose {@code BlockReceiver} does not call
  * one, that timing is never taken, no report goes out, and clients fall back to their own
  * attribution.
@@ -65,7 +66,6 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     Routes r = routesOfCaller();
     if (r != null) {
       r.faults.awaitWriteDisk();
-      r.reports.wroteLocally(Thread.currentThread().getName());
     }
   }
 
@@ -75,15 +75,6 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     Routes r = routesOfCaller();
     if (r != null) {
       r.reports.forwarding(Thread.currentThread().getName());
-    }
-  }
-
-  /** Called by {@code BlockReceiver} after forwarding a packet to the next DataNode. */
-  @Override
-  public void logDelaySendingPacketDownstream(String mirrorAddr, long delayMs) {
-    Routes r = routesOfCaller();
-    if (r != null) {
-      r.reports.mirrored(Thread.currentThread().getName());
     }
   }
 

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 
 /**
  * One DataNode's reports on pipeline acks: each block's {@link PacketTimings}, the busy flag and
@@ -26,7 +28,6 @@ public final class AckReports implements AckReportsMXBean {
   private final LongAdder sent = new LongAdder();
   private volatile boolean busySet;
   private volatile boolean busyFileSeen;
-  private volatile long lastServiceNanos = -1;
   private volatile long lastDownstreamNanos = -1;
   private volatile long lastSweep;
 
@@ -61,50 +62,35 @@ public final class AckReports implements AckReportsMXBean {
     }
   }
 
-  /** The receiver finished forwarding a packet to the next DataNode. */
-  public void mirrored(String threadName) {
-    long now = clock.getAsLong();
-    PacketTimings t = timings(threadName, true, now);
-    if (t != null) {
-      t.mirrored(Thread.currentThread(), now);
-    }
-  }
-
-  /** The receiver finished writing a packet's data locally (including any disk queueing). */
-  public void wroteLocally(String threadName) {
-    long now = clock.getAsLong();
-    PacketTimings t = timings(threadName, false, now);
-    if (t != null) {
-      t.wroteLocally(Thread.currentThread(), now);
-    }
-  }
-
   /**
-   * Adds this DataNode's reports to an ack about to go upstream. {@code replies[0]} is its own
-   * header: it gets this DataNode's local service time and busy flag. When the next DataNode is
-   * the last of the pipeline ({@code replies} has two headers) and did not time itself (it cannot,
-   * see {@link PacketTimings}), {@code replies[1]} gets the service time this DataNode measured for
-   * it, its busy flag kept. Other headers pass through untouched.
+   * Adds this DataNode's report to an ack about to go upstream, into its own header
+   * ({@code replies[0]}): its busy flag, and, when it has a downstream ({@code replies} has more
+   * headers, all of them successes), its downstream time for the acked packet. Other headers pass
+   * through untouched. An ack with a failure or an out-of-band status answers no forward, so it
+   * takes none.
    */
   public void report(String threadName, int[] replies) {
     boolean busy = isBusy();
     long now = clock.getAsLong();
-    PacketTimings t = timings(threadName, false, now);
-    long local = t == null ? -1 : t.takeLocal();
-    if (local >= 0) {
-      replies[0] = AckReport.with(replies[0], local, busy);
+    PacketTimings t = replies.length >= 2 && allSucceeded(replies)
+        ? timings(threadName, false, now) : null;
+    long downstream = t == null ? -1 : t.takeDownstream(now);
+    if (downstream >= 0) {
+      replies[0] = AckReport.with(replies[0], downstream, busy);
       sent.increment();
-      lastServiceNanos = local;
+      lastDownstreamNanos = downstream;
     } else {
       replies[0] = AckReport.busyOnly(replies[0], busy);
     }
-    if (t != null && replies.length >= 2) {
-      long downstream = t.takeDownstream(now);
-      if (downstream >= 0 && replies.length == 2 && !AckReport.present(replies[1])) {
-        replies[1] = AckReport.with(replies[1], downstream, AckReport.busy(replies[1]));
-        lastDownstreamNanos = downstream;
+  }
+
+  private static boolean allSucceeded(int[] replies) {
+    for (int r : replies) {
+      if (PipelineAck.getStatusFromHeader(r) != Status.SUCCESS) {
+        return false;
       }
     }
+    return true;
   }
 
   private PacketTimings timings(String threadName, boolean create, long now) {
@@ -144,13 +130,7 @@ public final class AckReports implements AckReportsMXBean {
   }
 
   @Override
-  public long getLastServiceMicros() {
-    long n = lastServiceNanos;
-    return n < 0 ? -1 : TimeUnit.NANOSECONDS.toMicros(n);
-  }
-
-  @Override
-  public long getLastDownstreamServiceMicros() {
+  public long getLastDownstreamMicros() {
     long n = lastDownstreamNanos;
     return n < 0 ? -1 : TimeUnit.NANOSECONDS.toMicros(n);
   }

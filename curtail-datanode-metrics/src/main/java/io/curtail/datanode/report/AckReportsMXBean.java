@@ -12,17 +12,14 @@ public interface AckReportsMXBean {
   /** Marks it busy (or not); a busy file, if it exists, keeps it busy regardless. */
   void setBusy(boolean busy);
 
-  /** Acks that carried this DataNode's own service time. */
+  /** Acks that carried its downstream time. */
   long getReportsSent();
 
-  /** The service time it last reported for itself, in microseconds; -1 before the first. */
-  long getLastServiceMicros();
-
   /**
-   * The service time it last reported for the last DataNode of a pipeline it forwards to (which
-   * cannot time itself), in microseconds; -1 before the first.
+   * The downstream time it last reported: from forwarding a packet to the next DataNode of a
+   * pipeline to reading that DataNode's ack for it, in microseconds; -1 before the first.
    */
-  long getLastDownstreamServiceMicros();
+  long getLastDownstreamMicros();
 
   /** Blocks being written through it that it is timing. */
   int getBlocksTimed();

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.wire.AckReport;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 import org.junit.jupiter.api.Test;
 
 /** What goes into the ack headers, with thread names as stock DataNodes set them. */
@@ -21,13 +23,6 @@ class AckReportsTest {
   private final AtomicLong now = new AtomicLong();
   private final AckReports reports = new AckReports(now::get);
 
-  private void forwardAndWrite(long writeMs) {
-    reports.forwarding(RECEIVER);
-    reports.mirrored(RECEIVER);
-    now.addAndGet(writeMs * MS);
-    reports.wroteLocally(RECEIVER);
-  }
-
   @Test
   void theBlockIsNamedByBothThreads() {
     assertEquals("BP-1-127.0.0.1-1:blk_1073741825", AckReports.blockOf(RECEIVER));
@@ -36,38 +31,41 @@ class AckReportsTest {
   }
 
   @Test
-  void aMiddleDataNodeReportsItselfAndLeavesItsDownstreamAlone() {
-    for (int i = 0; i < PacketTimings.WARM_UP; i++) {
-      forwardAndWrite(1);
-    }
-    forwardAndWrite(4);
-    int[] replies = {SUCCESS, SUCCESS, AckReport.with(SUCCESS, 2 * MS, false)};
+  void aDataNodeReportsItsDownstreamTimeAndLeavesOtherHeadersAlone() {
+    reports.forwarding(RECEIVER);
+    now.addAndGet(4 * MS);
+    int downstream = AckReport.with(SUCCESS, 2 * MS, true);
+    int[] replies = {SUCCESS, downstream, SUCCESS};
     reports.report(RESPONDER, replies);
-    assertTrue(AckReport.present(replies[0]));
-    assertEquals(4 * MS, AckReport.serviceNanos(replies[0]));
-    assertFalse(AckReport.present(replies[1]), "not the last: its own report is its business");
-    assertEquals(2 * MS, AckReport.serviceNanos(replies[2]));
+    assertEquals(4 * MS, AckReport.downstreamNanos(replies[0]));
+    assertFalse(AckReport.busy(replies[0]));
+    assertEquals(downstream, replies[1]);
+    assertEquals(SUCCESS, replies[2]);
     assertEquals(1, reports.getReportsSent());
+    assertEquals(4000, reports.getLastDownstreamMicros());
   }
 
   @Test
-  void aPenultimateDataNodeTimesTheLastOneAndKeepsItsBusyFlag() {
-    for (int i = 0; i <= PacketTimings.WARM_UP; i++) {
-      forwardAndWrite(0);
-    }
-    for (int i = 0; i < PacketTimings.WARM_UP; i++) {
-      now.addAndGet(5 * MS);
-      int[] first = {SUCCESS, AckReport.busyOnly(SUCCESS, true)};
-      reports.report(RESPONDER, first);
-      assertFalse(AckReport.present(first[1]), "warming up: not reported");
-    }
-    now.addAndGet(7 * MS);
-    int[] second = {SUCCESS, AckReport.busyOnly(SUCCESS, true)};
-    reports.report(RESPONDER, second);
-    assertTrue(AckReport.present(second[1]));
-    assertEquals(7 * MS, AckReport.serviceNanos(second[1]));
-    assertTrue(AckReport.busy(second[1]));
-    assertEquals(7000, reports.getLastDownstreamServiceMicros());
+  void theLastDataNodeHasNothingToTime() {
+    reports.setBusy(true);
+    int[] replies = {SUCCESS};
+    reports.report(RESPONDER, replies);
+    assertFalse(AckReport.present(replies[0]));
+    assertTrue(AckReport.busy(replies[0]));
+  }
+
+  @Test
+  void anAckWithAFailureOrOutOfBandStatusTakesNoForward() {
+    reports.forwarding(RECEIVER);
+    int oob = PipelineAck.combineHeader(PipelineAck.ECN.DISABLED, Status.OOB_RESTART);
+    int[] relayed = {SUCCESS, oob};
+    reports.report(RESPONDER, relayed);
+    assertFalse(AckReport.present(relayed[0]));
+    assertEquals(oob, relayed[1]);
+    now.addAndGet(3 * MS);
+    int[] next = {SUCCESS, SUCCESS};
+    reports.report(RESPONDER, next);
+    assertEquals(3 * MS, AckReport.downstreamNanos(next[0]), "the forward still pairs");
   }
 
   @Test
@@ -90,7 +88,6 @@ class AckReportsTest {
   @Test
   void threadsThatDoNotNameABlockAreNotTimed() {
     reports.forwarding("some other thread");
-    reports.wroteLocally("some other thread");
     int[] replies = {SUCCESS, SUCCESS};
     reports.report("some other thread", replies);
     assertFalse(AckReport.present(replies[0]));
