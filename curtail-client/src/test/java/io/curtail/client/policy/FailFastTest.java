@@ -42,6 +42,21 @@ class FailFastTest {
   }
 
   @Test
+  void aMiddleDataNodeIsNeverTheYardstick() {
+    // Equally slow disks: the middle one's writes overlap the first's, so its share is tiny.
+    // The ends are alike: nobody is slow.
+    assertEquals(Reason.NOT_SLOW,
+        policy.decide(pipeline(node(10), node(1), node(10)), 0, PACKET, 1000, 0).reason());
+    // A slow end is still judged against the other end, and a slow middle against the ends.
+    assertEquals(0, policy.decide(pipeline(node(30), node(1), node(1)), 0, PACKET, 1000, 0)
+        .replaceIndex());
+    assertEquals(1, policy.decide(pipeline(node(1), node(30), node(2)), 0, PACKET, 1000, 0)
+        .replaceIndex());
+    assertEquals(Reason.WARMING_UP, policy.decide(pipeline(node(30), node(1),
+        LatencyStats.of(1, MS, MS)), 0, PACKET, 1000, 0).reason(), "the other end unjudged");
+  }
+
+  @Test
   void jitterWithinTheMinimumSlowdownIsNotSlow() {
     // 4 ms against 0.5 ms is 8× slower but only 3.5 ms more: below a 5 ms margin, not slow.
     FailFast withMargin = new FailFast(3.0, 100, 5, TIMEOUT_FLOOR, 5 * MS);
