@@ -376,7 +376,7 @@ class CurtailReadTest {
 
   @Test
   void noThreadsOrSocketsLeftBehind() throws Exception {
-    Path p = file(700, 2 * BLOCK, (short) 3);
+    Path p = file(700, 2 * BLOCK, (short) 3, 1, 0, 2); // dn1, which is slowed, holds every block
     long socketsBefore = sockets();
     try (CurtailDistributedFileSystem fs = curtail("curtail.read.hedging", "static",
         "curtail.read.hedging.static.threshold.ms", "1");
