@@ -28,7 +28,7 @@ public final class AckReport {
   private static final long MAX_UNITS = (1L << SPAN_BITS) - 1;
   private static final int SPAN_MASK = (int) MAX_UNITS << SHIFT;
   /** Nanoseconds in one unit of the encoded downstream time. */
-  public static final long UNIT_NANOS = 100_000;
+  private static final long UNIT_NANOS = 100_000;
   /** Every bit a report may use: bits 9–30. */
   public static final int BITS = PRESENT | BUSY | SPAN_MASK;
 
