@@ -14,13 +14,16 @@ import java.util.List;
  *       say) is neither blamed nor compared with. The slowest of them (highest percentile
  *       latency) is slow if its percentile
  *       exceeds {@code factor} × the fastest DataNode's percentile and exceeds it by at least
- *       {@code minSlowdownNanos}, and the same holds of their means. The fastest is looked for
- *       at the ends of the pipeline only. A DataNode in the middle acks a packet before it writes
- *       it, so when the DataNode ahead of it is as slow, its disk time overlaps that one's and
- *       its share of the pipeline's time is next to nothing: that says it does not hold the
- *       pipeline up, not that it is fast. The first DataNode's share includes its own writes (the
- *       writer keeps it busy), and the last's too (it writes before it acks). Comparing DataNodes with
- *       each other keeps the check blind to why a node is slow and loose enough to leave alone a
+ *       {@code minSlowdownNanos}, and its mean the same of the mean of the faster end of the
+ *       pipeline (the first or the last DataNode). The mean says what a DataNode costs the
+ *       pipeline per packet, and a DataNode in the middle may hide its cost: it acks a packet
+ *       before it writes it, so behind an equally slow DataNode its disk time overlaps that one's
+ *       and its share is next to nothing, which says it does not hold the pipeline up, not that
+ *       it is fast. The ends hide nothing: the first DataNode's share includes its own writes
+ *       (the writer keeps it busy), the last's too (it writes before it acks). The percentile,
+ *       the paper's test, is compared with the fastest of all, whose few samples' tail is the
+ *       steadiest (the ends' include the writer's and the acks' scheduling). Comparing
+ *       DataNodes with each other keeps the check blind to why a node is slow and loose enough to leave alone a
  *       node that is merely older (§4.1). The absolute margin keeps millisecond timings, where
  *       scheduling jitter is a large factor, from deciding anything; the mean keeps a DataNode
  *       whose tail alone is long (a GC pause, a burst of CPU contention), which costs little on
@@ -101,14 +104,14 @@ public final class FailFast {
     if (judged < 2) {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
-    int fastest = fastestEndExcept(pipeline, slowest);
-    if (fastest < 0) {
+    int fastest = nthFastestExcept(pipeline, slowest, 0);
+    int cheapestEnd = cheapestEndExcept(pipeline, slowest);
+    if (cheapestEnd < 0) {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
     LatencyStats slow = pipeline.get(slowest);
-    LatencyStats quick = pipeline.get(fastest);
-    if (!slower(slow.percentileNanos(), quick.percentileNanos())
-        || !slower(slow.meanNanos(), quick.meanNanos())) {
+    if (!slower(slow.percentileNanos(), pipeline.get(fastest).percentileNanos())
+        || !slower(slow.meanNanos(), pipeline.get(cheapestEnd).meanNanos())) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOT_SLOW);
     }
     if (abortedAttempts >= maxAttempts) {
@@ -145,13 +148,13 @@ public final class FailFast {
     return s.samples() >= minSamples;
   }
 
-  /** The faster judged DataNode of the pipeline's two ends other than {@code skip}, or -1. */
-  private int fastestEndExcept(List<LatencyStats> pipeline, int skip) {
+  /** The judged end of the pipeline (other than {@code skip}) with the lower mean, or -1. */
+  private int cheapestEndExcept(List<LatencyStats> pipeline, int skip) {
     int last = pipeline.size() - 1;
     boolean first = skip != 0 && judged(pipeline.get(0));
     boolean end = skip != last && judged(pipeline.get(last));
     if (first && end) {
-      return isFaster(pipeline, last, 0) ? last : 0;
+      return pipeline.get(last).meanNanos() < pipeline.get(0).meanNanos() ? last : 0;
     }
     return first ? 0 : end ? last : -1;
   }

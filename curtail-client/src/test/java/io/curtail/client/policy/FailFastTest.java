@@ -42,9 +42,9 @@ class FailFastTest {
   }
 
   @Test
-  void aMiddleDataNodeIsNeverTheYardstick() {
+  void aMiddleDataNodeIsNoYardstickForTheMean() {
     // Equally slow disks: the middle one's writes overlap the first's, so its share is tiny.
-    // The ends are alike: nobody is slow.
+    // The ends cost alike: nobody is slow.
     assertEquals(Reason.NOT_SLOW,
         policy.decide(pipeline(node(10), node(1), node(10)), 0, PACKET, 1000, 0).reason());
     // A slow end is still judged against the other end, and a slow middle against the ends.
@@ -54,6 +54,11 @@ class FailFastTest {
         .replaceIndex());
     assertEquals(Reason.WARMING_UP, policy.decide(pipeline(node(30), node(1),
         LatencyStats.of(1, MS, MS)), 0, PACKET, 1000, 0).reason(), "the other end unjudged");
+    // The percentile is compared with the fastest of all: the last's tail is long (its acks'
+    // scheduling), but the first costs over 3× the last per packet, and its tail is 4× the middle's.
+    assertEquals(0, policy.decide(pipeline(LatencyStats.of(100, 20 * MS, 12 * MS),
+        LatencyStats.of(100, 5 * MS, 2 * MS), LatencyStats.of(100, 8 * MS, 3 * MS)), 0, PACKET,
+        1000, 0).replaceIndex());
   }
 
   @Test
