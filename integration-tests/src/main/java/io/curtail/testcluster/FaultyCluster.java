@@ -101,6 +101,9 @@ public final class FaultyCluster implements AutoCloseable {
       if (stockDataNodes < 0 || stockDataNodes > dataNodes) {
         throw new IllegalArgumentException(stockDataNodes + " stock DataNodes of " + dataNodes);
       }
+      // What this JVM learnt of another cluster's DataNodes (latencies, slow and busy judgements)
+      // says nothing of this one's, and a reused port would carry it over.
+      CurtailDistributedFileSystem.resetJvmKnowledge();
       DataNodeSetup.apply(conf);
       conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
       conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);
