@@ -6,7 +6,7 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
-import io.curtail.client.wire.AckReport;
+import io.curtail.wire.AckReport;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;

@@ -4,7 +4,6 @@ import io.curtail.datanode.DataNodeKeys;
 import io.curtail.datanode.fault.DataNodeFaults;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.datanode.report.AckReports;
-import io.curtail.client.DaemonThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -119,8 +118,11 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
     String busyFile = dn.getConf().getTrimmed(DataNodeKeys.BUSY_FILE, "");
     if (!busyFile.isEmpty()) {
       Path path = Paths.get(busyFile);
-      busyFileWatch = Executors.newSingleThreadScheduledExecutor(
-          DaemonThreads.named("curtail-busy-file " + name));
+      busyFileWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "curtail-busy-file " + name);
+        t.setDaemon(true); // never keeps a stopping DataNode alive
+        return t;
+      });
       busyFileWatch.scheduleWithFixedDelay(() -> reports.busyFileSeen(Files.exists(path)),
           0, 1, TimeUnit.SECONDS);
     }

@@ -1,6 +1,6 @@
 package io.curtail.datanode.report;
 
-import io.curtail.client.wire.AckReport;
+import io.curtail.wire.AckReport;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;

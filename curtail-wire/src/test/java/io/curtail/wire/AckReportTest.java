@@ -1,4 +1,4 @@
-package io.curtail.client.wire;
+package io.curtail.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.curtail.client.wire;
+package io.curtail.wire;
 
 import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 
