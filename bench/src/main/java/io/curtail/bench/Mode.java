@@ -141,11 +141,11 @@ public enum Mode {
   }
 
   /**
-   * Undoes what this mode left in the JVM that would change how the next mode runs: by default,
-   * what Curtail learnt (so every Curtail batch starts cold; nothing for stock modes).
+   * Undoes what this mode left in the JVM that would change how the next mode runs; nothing by
+   * default (every Curtail batch starts cold with a knowledge scope of its own, see
+   * {@code Runner}).
    */
   void afterBatch() {
-    CurtailDistributedFileSystem.resetJvmKnowledge();
   }
 
   /** Whether the scenario's fault is injected while this mode runs. */

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * byte for byte, with the fault undone.
  */
 final class Runner {
+  private static final AtomicInteger BATCHES = new AtomicInteger();
   private final Target target;
   private final Mode.Options options;
   private final Map<String, String> settings;
@@ -92,7 +94,11 @@ final class Runner {
     long cpu;
     long background;
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
-    try (FileSystem fs = FileSystem.newInstance(target.uri(), conf(mode));
+    Configuration batchConf = conf(mode);
+    // Every batch pays for detecting the fault itself: what earlier batches learnt of the
+    // DataNodes is not its to use, so the two Curtail modes compare fairly.
+    batchConf.set("curtail.knowledge.scope", "batch-" + BATCHES.incrementAndGet());
+    try (FileSystem fs = FileSystem.newInstance(target.uri(), batchConf);
         Fault fault = mode.faulty() ? target.inject(s) : () -> { };
         Fault plain = mode.pluginOnDataNodes() ? () -> { } : target.withoutPlugin();
         BackgroundLoad load = BackgroundLoad.start(target.uri(), conf(Mode.STOCK),

@@ -4,7 +4,8 @@ import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
-import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.runtime.CurtailRuntime;
+import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.Replacement;
 import io.curtail.client.write.WriteContext;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -62,8 +64,10 @@ import org.slf4j.LoggerFactory;
  */
 public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailDistributedFileSystem.class);
+  private static final AtomicInteger CLIENTS = new AtomicInteger();
 
   private CurtailConfig curtail;
+  private CurtailRuntime runtime;
   private ReadContext reads;
   private WriteContext writes;
   private boolean verifyChecksum = true;
@@ -74,17 +78,24 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     CurtailConfig parsed = CurtailConfig.from(conf);
     super.initialize(uri, conf);
     this.curtail = parsed;
-    if (parsed.readHedging() != HedgingMode.OFF) {
-      reads = new ReadContext(parsed, LatencyRegistry.shared(),
-          NetUtils.getSocketFactory(conf, ClientProtocol.class));
-    }
-    if (parsed.writeFailFastEnabled()) {
-      writes = new WriteContext(parsed, getClient(), LatencyRegistry.shared(),
-          NetUtils.getSocketFactory(conf, ClientProtocol.class));
-    }
     StorageStatistics ops = GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME);
     opCounts = ops instanceof DFSOpsCountStatistics ? (DFSOpsCountStatistics) ops : null;
     LOG.debug("Curtail initialised uri={} config={}", uri, parsed);
+    if (parsed.allTechniquesOff()) {
+      return; // the stock file system, exactly
+    }
+    runtime = CurtailRuntime.acquire(getUri().getAuthority(), parsed);
+    String name = "curtail-" + CLIENTS.incrementAndGet();
+    if (parsed.readHedging() != HedgingMode.OFF) {
+      reads = new ReadContext(parsed, runtime,
+          NetUtils.getSocketFactory(conf, ClientProtocol.class),
+          Scheduler.daemon(name + "-hedge-watchdog"));
+    }
+    if (parsed.writeFailFastEnabled()) {
+      writes = new WriteContext(parsed, getClient(), runtime,
+          NetUtils.getSocketFactory(conf, ClientProtocol.class),
+          Scheduler.daemon(name + "-writer-timer"));
+    }
   }
 
   /** The validated Curtail settings this file system runs with. */
@@ -92,18 +103,13 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     return curtail;
   }
 
-  /** What this JVM knows of DataNode latencies, shared by every Curtail stream. */
-  public LatencyRegistry latencyRegistry() {
-    return LatencyRegistry.shared();
-  }
-
   /**
-   * Forgets what this JVM learnt of DataNodes: every latency and every slowness judgement. For
-   * experiments that must start cold (each benchmark batch does); a running job never needs it.
+   * What this file system knows of DataNodes (latencies, slow and busy judgements), shared with
+   * the other Curtail file systems of the JVM on the same cluster and knowledge scope; null with
+   * every technique off.
    */
-  public static void resetJvmKnowledge() {
-    LatencyRegistry.shared().clear();
-    WriteContext.forgetAvoidedNodes();
+  public CurtailRuntime runtime() {
+    return runtime;
   }
 
   /** Hedges this client started; 0 with hedging off. */
@@ -169,22 +175,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       int bufferSize, short replication, long blockSize, Progressable progress,
       ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
     countWrite(DFSOpsCountStatistics.OpType.CREATE);
-    return new FileSystemLinkResolver<FSDataOutputStream>() {
-      @Override
-      public FSDataOutputStream doCall(Path p) throws IOException {
-        CurtailOutputStream out = writes.create(pathName(p), permission, flags, true,
-            replication, blockSize, progress, checksumOpt, favoredNodes);
-        return out != null ? new FSDataOutputStream(out, statistics)
-            : CurtailDistributedFileSystem.super.create(p, permission, overwriting(flags),
-                bufferSize, replication, blockSize, progress, checksumOpt);
-      }
-
-      @Override
-      public FSDataOutputStream next(FileSystem fs, Path p) throws IOException {
-        return fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
-            checksumOpt);
-      }
-    }.resolve(this, fixRelativePart(f));
+    return resolve(f, p -> {
+      CurtailOutputStream out = writes.create(pathName(p), permission, flags, true, replication,
+          blockSize, progress, checksumOpt, favoredNodes);
+      return out != null ? new FSDataOutputStream(out, statistics)
+          : super.create(p, permission, overwriting(flags), bufferSize, replication, blockSize,
+              progress, checksumOpt);
+    }, (fs, p) -> fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
+        checksumOpt));
   }
 
   @Override
@@ -199,22 +197,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     if (flags.contains(CreateFlag.OVERWRITE)) {
       flags.add(CreateFlag.CREATE);
     }
-    return new FileSystemLinkResolver<FSDataOutputStream>() {
-      @Override
-      public FSDataOutputStream doCall(Path p) throws IOException {
-        CurtailOutputStream out = writes.create(pathName(p), permission, flags, false,
-            replication, blockSize, progress, null, null);
-        return out != null ? new FSDataOutputStream(out, statistics)
-            : CurtailDistributedFileSystem.super.createNonRecursive(p, permission,
-                overwriting(flags), bufferSize, replication, blockSize, progress);
-      }
-
-      @Override
-      public FSDataOutputStream next(FileSystem fs, Path p) throws IOException {
-        return fs.createNonRecursive(p, permission, flags, bufferSize, replication, blockSize,
-            progress);
-      }
-    }.resolve(this, fixRelativePart(f));
+    return resolve(f, p -> {
+      CurtailOutputStream out = writes.create(pathName(p), permission, flags, false, replication,
+          blockSize, progress, null, null);
+      return out != null ? new FSDataOutputStream(out, statistics)
+          : super.createNonRecursive(p, permission, overwriting(flags), bufferSize, replication,
+              blockSize, progress);
+    }, (fs, p) -> fs.createNonRecursive(p, permission, flags, bufferSize, replication, blockSize,
+        progress));
   }
 
   /** Counts a write operation as the stock methods do. */
@@ -238,22 +228,11 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       return super.append(f, flags, bufferSize, progress, favoredNodes);
     }
     countWrite(DFSOpsCountStatistics.OpType.APPEND);
-    return new FileSystemLinkResolver<FSDataOutputStream>() {
-      @Override
-      public FSDataOutputStream doCall(Path p) throws IOException {
-        CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
-        if (out == null) {
-          return CurtailDistributedFileSystem.super.append(p, flags, bufferSize, progress,
-              favoredNodes);
-        }
-        return new FSDataOutputStream(out, statistics, out.initialLength());
-      }
-
-      @Override
-      public FSDataOutputStream next(FileSystem fs, Path p) throws IOException {
-        return fs.append(p, bufferSize);
-      }
-    }.resolve(this, fixRelativePart(f));
+    return resolve(f, p -> {
+      CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
+      return out != null ? new FSDataOutputStream(out, statistics, out.initialLength())
+          : super.append(p, flags, bufferSize, progress, favoredNodes);
+    }, (fs, p) -> fs.append(p, bufferSize));
   }
 
   /** The flags of a create, made to replace the empty file Curtail created before falling back. */
@@ -279,27 +258,46 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     if (opCounts != null) {
       opCounts.incrementOpCounter(DFSOpsCountStatistics.OpType.OPEN);
     }
-    return new FileSystemLinkResolver<FSDataInputStream>() {
-      @Override
-      public FSDataInputStream doCall(Path p) throws IOException {
-        String src = pathName(p);
-        DFSInputStream metadata = getClient().open(src, bufferSize, verifyChecksum);
-        try {
-          if (metadata instanceof DFSStripedInputStream || !verifyChecksum
-              || metadata.getFileEncryptionInfo() != null) {
-            return getClient().createWrappedInputStream(metadata);
-          }
-          return new FSDataInputStream(
-              new CurtailInputStream(reads, getClient(), src, metadata, statistics));
-        } catch (IOException | RuntimeException e) {
-          metadata.close();
-          throw e;
+    return resolve(f, p -> {
+      String src = pathName(p);
+      DFSInputStream metadata = getClient().open(src, bufferSize, verifyChecksum);
+      try {
+        if (metadata instanceof DFSStripedInputStream || !verifyChecksum
+            || metadata.getFileEncryptionInfo() != null) {
+          return getClient().createWrappedInputStream(metadata);
         }
+        return new FSDataInputStream(
+            new CurtailInputStream(reads, getClient(), src, metadata, statistics));
+      } catch (IOException | RuntimeException e) {
+        metadata.close();
+        throw e;
+      }
+    }, (fs, p) -> fs.open(p, bufferSize));
+  }
+
+  /** An operation on a path of this file system, once symlinks are resolved. */
+  @FunctionalInterface
+  private interface Here<T> {
+    T call(Path p) throws IOException;
+  }
+
+  /** The same operation on whichever file system a symlink leads to. */
+  @FunctionalInterface
+  private interface Elsewhere<T> {
+    T call(FileSystem fs, Path p) throws IOException;
+  }
+
+  /** Resolves symlinks in {@code f} as every stock operation does, then runs the operation. */
+  private <T> T resolve(Path f, Here<T> here, Elsewhere<T> elsewhere) throws IOException {
+    return new FileSystemLinkResolver<T>() {
+      @Override
+      public T doCall(Path p) throws IOException {
+        return here.call(p);
       }
 
       @Override
-      public FSDataInputStream next(FileSystem fs, Path p) throws IOException {
-        return fs.open(p, bufferSize);
+      public T next(FileSystem fs, Path p) throws IOException {
+        return elsewhere.call(fs, p);
       }
     }.resolve(this, fixRelativePart(f));
   }
@@ -327,6 +325,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       } finally {
         if (reads != null) {
           reads.close();
+        }
+        if (runtime != null) {
+          runtime.release();
+          runtime = null;
         }
       }
     }

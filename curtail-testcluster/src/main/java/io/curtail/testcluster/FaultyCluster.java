@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.ReconfigurationException;
 import org.apache.hadoop.fs.BlockLocation;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FaultyCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FaultyCluster.class);
+  private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
   private final MiniDFSCluster cluster;
   private final Configuration conf;
@@ -102,8 +104,8 @@ public final class FaultyCluster implements AutoCloseable {
         throw new IllegalArgumentException(stockDataNodes + " stock DataNodes of " + dataNodes);
       }
       // What this JVM learnt of another cluster's DataNodes (latencies, slow and busy judgements)
-      // says nothing of this one's, and a reused port would carry it over.
-      CurtailDistributedFileSystem.resetJvmKnowledge();
+      // says nothing of this one's: its Curtail clients share a knowledge scope of their own.
+      conf.set("curtail.knowledge.scope", "faulty-cluster-" + CLUSTERS.incrementAndGet());
       DataNodeSetup.apply(conf);
       conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
       conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.CurtailInputStream;
-import io.curtail.client.track.LatencyRegistry;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.testcluster.Fault;
@@ -281,14 +280,17 @@ class CurtailReadTest {
     cluster.corruptReplica(holders.get(1), block);
     // Make the JVM believe the one good replica is slow, so the reader tries it last and must
     // meet the corrupt ones first.
-    LatencyWindow good = LatencyRegistry.shared().tracker(
-        NodeId.of("127.0.0.1:" + cluster.address(holders.get(2)).getPort())).reads();
+    LatencyWindow good = null;
     try (CurtailDistributedFileSystem fs = curtail()) {
+      good = fs.runtime().registry().tracker(
+          NodeId.of("127.0.0.1:" + cluster.address(holders.get(2)).getPort())).reads();
       record(good, 100, TimeUnit.SECONDS.toNanos(10));
       SeededData.verify(fs, p, 500, size);
       assertTrue(cluster.corruptReplicas(block) >= 1, "the bad replica met was not reported");
     } finally {
-      record(good, LatencyWindow.CAPACITY, TimeUnit.MICROSECONDS.toNanos(100));
+      if (good != null) {
+        record(good, LatencyWindow.CAPACITY, TimeUnit.MICROSECONDS.toNanos(100));
+      }
     }
   }
 

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -60,13 +61,6 @@ class DataNodeReportsTest {
     }
   }
 
-  /** The replacements {@code fs} made since its {@link #replacements} count was {@code before}. */
-  private static List<Replacement> since(CurtailDistributedFileSystem fs, long before) {
-    List<Replacement> all = fs.recentReplacements();
-    int made = (int) (fs.replacements() - before);
-    return new ArrayList<>(all.subList(all.size() - made, all.size()));
-  }
-
   @Test
   void stockClientsReadReportedAcksAndEveryPositionIsReported() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(8 * MIB).build();
@@ -92,7 +86,6 @@ class DataNodeReportsTest {
   void theSlowDataNodeIsTheOneReplacedAtEveryPosition() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(5).blockSize(8 * MIB).build();
         DistributedFileSystem stock = c.stockFileSystem();
-        CurtailDistributedFileSystem fs = c.curtailFileSystem(ON_REPORTS);
         Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
       String slowAddress = c.dataNode(0).getDatanodeId().getXferAddr();
       StringBuilder summary = new StringBuilder();
@@ -101,7 +94,6 @@ class DataNodeReportsTest {
         int right = 0;
         List<Replacement> wrong = new ArrayList<>();
         for (int t = 0; t < TRIALS; t++) {
-          CurtailDistributedFileSystem.resetJvmKnowledge();
           InetSocketAddress[] pipeline = new InetSocketAddress[3];
           int healthy = 1 + t % 4;
           for (int i = 0; i < 3; i++) {
@@ -109,10 +101,13 @@ class DataNodeReportsTest {
             healthy = i == position ? healthy : 1 + healthy % 4;
           }
           Path p = new Path("/reports/slow-" + position + "-" + t);
-          long before = fs.replacements();
-          write(fs, p, t, 2 * MIB, pipeline);
-          SeededData.verify(fs, p, t, 2 * MIB);
-          List<Replacement> made = since(fs, before);
+          List<Replacement> made;
+          try (CurtailDistributedFileSystem fs =
+              c.curtailFileSystem(fresh(ON_REPORTS, "trial-" + position + "-" + t))) {
+            write(fs, p, t, 2 * MIB, pipeline);
+            SeededData.verify(fs, p, t, 2 * MIB);
+            made = fs.recentReplacements();
+          }
           boolean onlyTheSlowOne = !made.isEmpty();
           for (Replacement r : made) {
             boolean isSlow = r.replaced().equals(slowAddress) && r.position() == position
@@ -192,7 +187,6 @@ class DataNodeReportsTest {
   void aStockDataNodeInTheClusterSendsTheClientBackToItsOwnAttribution() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).stockDataNodes(1)
         .blockSize(8 * MIB).build();
-        CurtailDistributedFileSystem fs = c.curtailFileSystem(ON_REPORTS);
         Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
       assertFalse(runsPlugin(c, 3), "dn3 runs without the plugin");
       InetSocketAddress[][] pipelines = {
@@ -201,20 +195,33 @@ class DataNodeReportsTest {
           {c.address(1), c.address(3), c.address(0)},
           {c.address(1), c.address(2), c.address(0)}};
       for (int t = 0; t < pipelines.length; t++) {
-        long before = fs.replacements();
         Path p = new Path("/mixed/f" + t);
-        write(fs, p, t, 3 * MIB, pipelines[t]);
-        SeededData.verify(fs, p, t, 3 * MIB);
+        List<Replacement> made;
+        try (CurtailDistributedFileSystem fs =
+            c.curtailFileSystem(fresh(ON_REPORTS, "pipeline-" + t))) {
+          write(fs, p, t, 3 * MIB, pipelines[t]);
+          SeededData.verify(fs, p, t, 3 * MIB);
+          made = fs.recentReplacements();
+        }
         List<InetSocketAddress> order = List.of(pipelines[t]);
         int stock = order.indexOf(c.address(3));
         boolean exactly = stock <= 0 || stock == order.size() - 1;
-        for (Replacement r : since(fs, before)) {
+        for (Replacement r : made) {
           assertEquals(exactly, r.attributedExactly(), r.toString());
           assertEquals(c.dataNode(0).getDatanodeId().getXferAddr(), r.replaced(), r.toString());
         }
-        CurtailDistributedFileSystem.resetJvmKnowledge();
       }
     }
+  }
+
+  private static final Map<String, String> HEDGE_AT_1MS = Map.of(
+      "curtail.read.hedging", "static", "curtail.read.hedging.static.threshold.ms", "1");
+
+  /** {@code settings} for a file system that knows nothing yet: a knowledge scope of its own. */
+  private static Map<String, String> fresh(Map<String, String> settings, String scope) {
+    Map<String, String> m = new HashMap<>(settings);
+    m.put("curtail.knowledge.scope", scope);
+    return m;
   }
 
   /** Whether DataNode {@code i} of the cluster runs Curtail's plugin. */
@@ -240,40 +247,46 @@ class DataNodeReportsTest {
         .set("dfs.namenode.redundancy.interval.seconds", "3600")
         .set("dfs.block.scanner.volume.bytes.per.second", "0").build();
         DistributedFileSystem stock = c.stockFileSystem();
-        CurtailDistributedFileSystem fs = c.curtailFileSystem(Map.of(
-            "curtail.read.hedging", "static", "curtail.read.hedging.static.threshold.ms", "1"));
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(HEDGE_AT_1MS);
         Fault counted = c.slowDisk(2, DiskFault.serviceTime(Duration.ofNanos(1000)).withReads())) {
-      Path hedged = new Path("/busy/hedged");
-      write(fs, hedged, 9, 2 * MIB, c.address(1), c.address(3), c.address(2));
+      Path hedgedFile = new Path("/busy/hedged");
+      write(fs, hedgedFile, 9, 2 * MIB, c.address(1), c.address(3), c.address(2));
       CurtailDataNodePlugin.reportsOf(c.dataNode(2)).setBusy(true);
       String busyAddress = c.dataNode(2).getDatanodeId().getXferAddr();
       long readsBefore = c.faults(2).getDelayedReads();
+      long replaced = 0;
+      long hedged = 0;
       try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(10)))) {
         for (int t = 0; t < 4; t++) {
-          // Learning of dn2's flag from this pipeline's own acks, the client replaces dn0 with
-          // dn3 or dn4, rebuilt from dn1 (dn2 is busy).
-          CurtailDistributedFileSystem.resetJvmKnowledge();
-          Path p = new Path("/busy/f" + t);
-          long before = fs.replacements();
-          write(fs, p, t, 2 * MIB, c.address(0), c.address(1), c.address(2));
-          SeededData.verify(fs, p, t, 2 * MIB);
-          for (Replacement r : since(fs, before)) {
-            assertFalse(r.replacement().equals(busyAddress), r.toString());
+          // A client that knows nothing yet learns of dn2's flag from this pipeline's own acks,
+          // and replaces dn0 with dn3 or dn4, rebuilt from dn1 (dn2 is busy).
+          try (CurtailDistributedFileSystem cold = c.curtailFileSystem(fresh(HEDGE_AT_1MS,
+              "busy-" + t))) {
+            Path p = new Path("/busy/f" + t);
+            write(cold, p, t, 2 * MIB, c.address(0), c.address(1), c.address(2));
+            SeededData.verify(cold, p, t, 2 * MIB);
+            for (Replacement r : cold.recentReplacements()) {
+              assertFalse(r.replacement().equals(busyAddress), r.toString());
+            }
+            // Knowing dn2 busy already, the client never lets it replace dn0.
+            Path two = new Path("/busy/two" + t);
+            write(cold, two, t, 2 * MIB, c.address(0), c.address(1));
+            SeededData.verify(cold, two, t, 2 * MIB);
+            c.awaitReplicas(stock, two, 2);
+            assertFalse(c.replicas(stock, two).get(0).contains(2), "busy dn2 joined a pipeline");
+            replaced += cold.replacements();
+            if (t == 3) {
+              try (Fault slowReads = c.throttleReads(1, MIB);
+                  Fault slowerReads = c.throttleReads(3, MIB)) {
+                SeededData.verify(cold, hedgedFile, 9, 2 * MIB); // hedges: dn1 and dn3 only
+              }
+              hedged = cold.hedgesTried();
+            }
           }
-          // Knowing dn2 busy already, the client never lets it replace dn0.
-          Path two = new Path("/busy/two" + t);
-          write(fs, two, t, 2 * MIB, c.address(0), c.address(1));
-          SeededData.verify(fs, two, t, 2 * MIB);
-          c.awaitReplicas(stock, two, 2);
-          assertFalse(c.replicas(stock, two).get(0).contains(2), "busy dn2 joined a pipeline");
         }
       }
-      assertTrue(fs.replacements() > 0, "dn0 was never replaced: the test proved nothing");
-      try (Fault slowReads = c.throttleReads(1, MIB);
-          Fault slowerReads = c.throttleReads(3, MIB)) {
-        SeededData.verify(fs, hedged, 9, 2 * MIB); // hedges between dn1 and dn3 only
-      }
-      assertTrue(fs.hedgesTried() > 0, "a 1 ms threshold should have hedged");
+      assertTrue(replaced > 0, "dn0 was never replaced: the test proved nothing");
+      assertTrue(hedged > 0, "a 1 ms threshold should have hedged");
       assertEquals(readsBefore, c.faults(2).getDelayedReads(),
           "busy dn2 served a rebuild or a hedge");
     }

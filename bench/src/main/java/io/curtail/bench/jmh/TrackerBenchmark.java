@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class TrackerBenchmark {
   private final LatencyWindow window = new LatencyWindow();
-  private final LatencyRegistry registry = LatencyRegistry.shared();
+  private final LatencyRegistry registry = new LatencyRegistry(System::nanoTime, 1024,
+      TimeUnit.MINUTES.toNanos(15), TimeUnit.MINUTES.toNanos(5));
   private final NodeId node = NodeId.of("10.0.0.1:9866");
 
   /** Per-thread scratch for percentile queries, as each stream would hold its own. */

@@ -32,6 +32,15 @@ public final class CurtailConfig {
   private final boolean useDataNodeReports;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
+  private final int readHedgingMaxInFlight;
+  private final long readHedgingCheckNanos;
+  private final int thresholdRefreshPackets;
+  private final long failFastCheckNanos;
+  private final String knowledgeScope;
+  private final long knowledgeMemoryNanos;
+  private final int maxAvoidedNodes;
+  private final int maxKnownNodes;
+  private final long knowledgeIdleNanos;
 
   private CurtailConfig(Map<String, String> settings) {
     Reader r = new Reader(settings);
@@ -53,6 +62,20 @@ public final class CurtailConfig {
     useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
+    readHedgingMaxInFlight = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT, 1, 1024);
+    readHedgingCheckNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.READ_HEDGING_CHECK_MS, 1, TimeUnit.MINUTES.toMillis(1)));
+    thresholdRefreshPackets =
+        (int) r.longIn(CurtailKey.READ_HEDGING_THRESHOLD_REFRESH_PACKETS, 1, 1 << 20);
+    failFastCheckNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.WRITE_FAILFAST_CHECK_MS, 1, TimeUnit.MINUTES.toMillis(1)));
+    knowledgeScope = r.word(CurtailKey.KNOWLEDGE_SCOPE);
+    knowledgeMemoryNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.KNOWLEDGE_MEMORY_MS, 1, TimeUnit.DAYS.toMillis(1)));
+    maxAvoidedNodes = (int) r.longIn(CurtailKey.KNOWLEDGE_MAX_AVOIDED, 0, 1000);
+    maxKnownNodes = (int) r.longIn(CurtailKey.KNOWLEDGE_MAX_NODES, 1, 1 << 20);
+    knowledgeIdleNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.KNOWLEDGE_IDLE_MS, 1, TimeUnit.DAYS.toMillis(1)));
   }
 
   /** Every setting at its default. */
@@ -141,6 +164,51 @@ public final class CurtailConfig {
     return readHedgingBackoffPackets;
   }
 
+  public int readHedgingMaxInFlight() {
+    return readHedgingMaxInFlight;
+  }
+
+  public long readHedgingCheckNanos() {
+    return readHedgingCheckNanos;
+  }
+
+  public int thresholdRefreshPackets() {
+    return thresholdRefreshPackets;
+  }
+
+  public long failFastCheckNanos() {
+    return failFastCheckNanos;
+  }
+
+  public String knowledgeScope() {
+    return knowledgeScope;
+  }
+
+  public long knowledgeMemoryNanos() {
+    return knowledgeMemoryNanos;
+  }
+
+  public int maxAvoidedNodes() {
+    return maxAvoidedNodes;
+  }
+
+  public int maxKnownNodes() {
+    return maxKnownNodes;
+  }
+
+  public long knowledgeIdleNanos() {
+    return knowledgeIdleNanos;
+  }
+
+  /**
+   * What file systems must agree on to share one {@code CurtailRuntime}: the scope and the
+   * settings the shared knowledge is built with.
+   */
+  public String knowledgeKey() {
+    return knowledgeScope + "|memory=" + knowledgeMemoryNanos + "|avoided=" + maxAvoidedNodes
+        + "|nodes=" + maxKnownNodes + "|idle=" + knowledgeIdleNanos;
+  }
+
   /** True when every technique is off, so the client must behave exactly as the stock one. */
   public boolean allTechniquesOff() {
     return !writeFailFastEnabled && readHedging == HedgingMode.OFF;
@@ -161,7 +229,12 @@ public final class CurtailConfig {
         + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
         + ", reports=" + useDataNodeReports
         + ", hedgeRetries=" + readHedgingMaxRetries
-        + ", hedgeBackoffPackets=" + readHedgingBackoffPackets + '}';
+        + ", hedgeBackoffPackets=" + readHedgingBackoffPackets
+        + ", hedgesInFlight=" + readHedgingMaxInFlight
+        + ", hedgeCheckMs=" + TimeUnit.NANOSECONDS.toMillis(readHedgingCheckNanos)
+        + ", thresholdRefreshPackets=" + thresholdRefreshPackets
+        + ", failFastCheckMs=" + TimeUnit.NANOSECONDS.toMillis(failFastCheckNanos)
+        + ", knowledge=" + knowledgeKey() + '}';
   }
 
   /** Parses one key at a time, taking the default where the key is absent. */
@@ -195,6 +268,16 @@ public final class CurtailConfig {
         throw new InvalidConfigException(k.key(), v, "must be one of off, static, smart");
       }
       return m;
+    }
+
+    /** A non-empty value without spaces or '|'. */
+    String word(CurtailKey k) {
+      String v = raw(k);
+      if (v.isEmpty() || !v.matches("[^\\s|]+")) {
+        throw new InvalidConfigException(k.key(), v, "must be a non-empty word without spaces"
+            + " or '|'");
+      }
+      return v;
     }
 
     long longIn(CurtailKey k, long min, long max) {

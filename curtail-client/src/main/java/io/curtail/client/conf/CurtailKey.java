@@ -38,7 +38,30 @@ public enum CurtailKey {
   READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
       "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
   READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",
-      "packets to wait after a lost hedge before the first retry; doubles with each loss");
+      "packets to wait after a lost hedge before the first retry; doubles with each loss"),
+  READ_HEDGING_MAX_IN_FLIGHT("curtail.read.hedging.max.in.flight", "16",
+      "hedges one client may have in flight; beyond it a slow packet simply waits"),
+  READ_HEDGING_CHECK_MS("curtail.read.hedging.check.ms", "5",
+      "how often a client looks for reads past their hedge threshold: a hedge starts at most"
+          + " this late"),
+  READ_HEDGING_THRESHOLD_REFRESH_PACKETS("curtail.read.hedging.threshold.refresh.packets", "16",
+      "packets a read goes between recomputing its hedge threshold (load moves slower)"),
+  WRITE_FAILFAST_CHECK_MS("curtail.write.failfast.check.ms", "50",
+      "how often every open pipeline is judged even without acks, so a DataNode that went"
+          + " silent is noticed"),
+  KNOWLEDGE_SCOPE("curtail.knowledge.scope", "jvm",
+      "file systems of one JVM on the same cluster with the same scope (and knowledge"
+          + " settings) share what they learn of DataNodes; a scope of its own starts fresh"),
+  KNOWLEDGE_MEMORY_MS("curtail.knowledge.memory.ms", "300000",
+      "how long a DataNode judged slow or heard busy is avoided unless judged or heard again"),
+  KNOWLEDGE_MAX_AVOIDED("curtail.knowledge.max.avoided", "3",
+      "DataNodes judged slow (and, apart, heard busy) kept out of new blocks at once, the most"
+          + " recent"),
+  KNOWLEDGE_MAX_NODES("curtail.knowledge.max.nodes", "1024",
+      "DataNodes whose latencies are kept (about 8 KiB each), the least recently active"
+          + " dropped first"),
+  KNOWLEDGE_IDLE_MS("curtail.knowledge.idle.ms", "900000",
+      "a DataNode's latencies are forgotten after this long without a sample or a look-up");
 
   /** Prefix of keys meant for DataNodes; the client neither reads nor rejects them. */
   public static final String DATANODE_PREFIX = "curtail.datanode.";

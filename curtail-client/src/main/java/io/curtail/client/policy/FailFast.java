@@ -43,33 +43,30 @@ import java.util.List;
  * decides only whether replacing would pay.
  */
 public final class FailFast {
-  private final double factor;
-  private final int minSamples;
+  private final Slowness slowness;
   private final int maxAttempts;
   private final long minRebuildTimeoutNanos;
-  private final long minSlowdownNanos;
 
   /**
-   * @param factor how many times slower than the fastest the slowest must be (> 1)
-   * @param minSamples recent packets needed from every DataNode before judging (>= 1)
+   * @param slowness what counts as slow: the factor, the margin ({@code minSlowdownNanos}) and
+   *     the samples every DataNode needs before it is judged ({@code minSamples})
    * @param maxAttempts replacement tries per block (>= 1)
    * @param minRebuildTimeoutNanos floor of a rebuild's timeout (> 0)
-   * @param minSlowdownNanos how much slower than the fastest the slowest must also be (>= 0)
    */
-  public FailFast(double factor, int minSamples, int maxAttempts, long minRebuildTimeoutNanos,
-      long minSlowdownNanos) {
-    if (!(factor > 1) || minSamples < 1 || maxAttempts < 1 || minRebuildTimeoutNanos <= 0
-        || minSlowdownNanos < 0) {
-      throw new IllegalArgumentException("need factor > 1, minSamples >= 1, maxAttempts >= 1,"
-          + " minRebuildTimeoutNanos > 0 and minSlowdownNanos >= 0; got " + factor + ", "
-          + minSamples + ", " + maxAttempts + ", " + minRebuildTimeoutNanos + ", "
-          + minSlowdownNanos);
+  public FailFast(Slowness slowness, int maxAttempts, long minRebuildTimeoutNanos) {
+    if (maxAttempts < 1 || minRebuildTimeoutNanos <= 0) {
+      throw new IllegalArgumentException("need maxAttempts >= 1 and minRebuildTimeoutNanos > 0;"
+          + " got " + maxAttempts + ", " + minRebuildTimeoutNanos);
     }
-    this.minSlowdownNanos = minSlowdownNanos;
-    this.factor = factor;
-    this.minSamples = minSamples;
+    this.slowness = slowness;
     this.maxAttempts = maxAttempts;
     this.minRebuildTimeoutNanos = minRebuildTimeoutNanos;
+  }
+
+  /** A policy with the rule made of these numbers, as the tests and the benchmarks build it. */
+  public FailFast(double factor, int minSamples, int maxAttempts, long minRebuildTimeoutNanos,
+      long minSlowdownNanos) {
+    this(new Slowness(factor, minSlowdownNanos, minSamples), maxAttempts, minRebuildTimeoutNanos);
   }
 
   /**
@@ -110,8 +107,8 @@ public final class FailFast {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
     LatencyStats slow = pipeline.get(slowest);
-    if (!slower(slow.percentileNanos(), pipeline.get(fastest).percentileNanos())
-        || !slower(slow.meanNanos(), pipeline.get(cheapestEnd).meanNanos())) {
+    if (!slowness.slower(slow.percentileNanos(), pipeline.get(fastest).percentileNanos())
+        || !slowness.slower(slow.meanNanos(), pipeline.get(cheapestEnd).meanNanos())) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOT_SLOW);
     }
     if (abortedAttempts >= maxAttempts) {
@@ -139,13 +136,8 @@ public final class FailFast {
         (long) replaceNanos);
   }
 
-  /** Whether {@code nanos} is slow next to {@code fastest}: by the factor, and by the margin. */
-  private boolean slower(long nanos, long fastest) {
-    return nanos > factor * fastest && nanos - fastest >= minSlowdownNanos;
-  }
-
   private boolean judged(LatencyStats s) {
-    return s.samples() >= minSamples;
+    return slowness.judged(s);
   }
 
   /** The judged end of the pipeline (other than {@code skip}) with the lower mean, or -1. */

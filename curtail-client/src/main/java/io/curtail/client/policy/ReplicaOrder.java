@@ -4,22 +4,16 @@ package io.curtail.client.policy;
  * The order in which to try a block's replicas, from what the JVM knows of their read latency
  * (beyond the paper, which takes the NameNode's order as it comes).
  *
- * <p>The rule: a replica whose DataNode is known to be slow (its read percentile above
- * {@code factor} × the fastest known replica's, with enough samples to judge), or busy, goes after
+ * <p>The rule: a replica whose DataNode is known to be slow (its read percentile
+ * {@link Slowness#slower} than the fastest judged replica's), or busy, goes after
  * the others; within each group the NameNode's order stands, so its locality and rack choices
  * still break ties and a replica the JVM knows nothing of is never pushed back. Pure.
  */
 public final class ReplicaOrder {
-  private final double factor;
-  private final int minSamples;
+  private final Slowness slowness;
 
-  public ReplicaOrder(double factor, int minSamples) {
-    if (!(factor > 1) || minSamples < 1) {
-      throw new IllegalArgumentException("need factor > 1 and minSamples >= 1, got " + factor
-          + ", " + minSamples);
-    }
-    this.factor = factor;
-    this.minSamples = minSamples;
+  public ReplicaOrder(Slowness slowness) {
+    this.slowness = slowness;
   }
 
   /**
@@ -36,7 +30,7 @@ public final class ReplicaOrder {
     }
     long fastest = Long.MAX_VALUE;
     for (int i = 0; i < n; i++) {
-      if (samples[i] >= minSamples) {
+      if (slowness.judged(samples[i])) {
         fastest = Math.min(fastest, percentileNanos[i]);
       }
     }
@@ -45,7 +39,7 @@ public final class ReplicaOrder {
     for (int pass = 0; pass < 2; pass++) {
       for (int i = 0; i < n; i++) {
         boolean slow = busy[i]
-            || (samples[i] >= minSamples && percentileNanos[i] > factor * fastest);
+            || (slowness.judged(samples[i]) && slowness.slower(percentileNanos[i], fastest));
         if (slow == (pass == 1)) {
           out[k++] = i;
         }

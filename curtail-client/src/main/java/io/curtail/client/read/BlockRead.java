@@ -9,8 +9,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -29,10 +27,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
  */
-final class BlockRead implements Closeable {
+final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private static final Logger LOG = LoggerFactory.getLogger(BlockRead.class);
-  /** Packets between recomputing the threshold: it follows load, which moves slower than that. */
-  static final int THRESHOLD_REFRESH_PACKETS = 16;
 
   private final ReadContext ctx;
   private final DFSClient client;
@@ -48,7 +44,7 @@ final class BlockRead implements Closeable {
   private long thresholdNanos;
   private int packetsSinceThreshold = Integer.MAX_VALUE;
   /** The packet being read, for the watchdog; null between packets. */
-  private volatile Race pending;
+  private volatile Race<PacketReader> pending;
   private PacketReader reader;
   private long position;
 
@@ -73,9 +69,9 @@ final class BlockRead implements Closeable {
     long[] percentile = new long[n];
     boolean[] busy = new boolean[n];
     long[] buf = new long[ctx.config.readWindowPackets()];
-    long now = System.nanoTime();
+    long now = ctx.clock.nanoTime();
     for (int i = 0; i < n; i++) {
-      NodeTracker t = ctx.registry.tracker(NodeId.of(byNameNode[i].getXferAddr()));
+      NodeTracker t = ctx.runtime.registry().tracker(NodeId.of(byNameNode[i].getXferAddr()));
       samples[i] = t.reads().available(ctx.config.readWindowPackets());
       percentile[i] = t.reads().stats(ctx.config.readWindowPackets(),
           ctx.config.slownessPercentile(), buf).percentileNanos();
@@ -86,7 +82,7 @@ final class BlockRead implements Closeable {
     trackers = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       replicas[i] = byNameNode[order[i]];
-      trackers.add(ctx.registry.tracker(NodeId.of(replicas[i].getXferAddr())));
+      trackers.add(ctx.runtime.registry().tracker(NodeId.of(replicas[i].getXferAddr())));
     }
     failed = new boolean[n];
   }
@@ -175,13 +171,13 @@ final class BlockRead implements Closeable {
     PacketReader primary = reader;
     int primaryIndex = current;
     NodeTracker primaryTracker = trackers.get(primaryIndex);
-    if (packetsSinceThreshold >= THRESHOLD_REFRESH_PACKETS) {
+    if (packetsSinceThreshold >= ctx.config.thresholdRefreshPackets()) {
       thresholdNanos = ctx.hedging.thresholdNanos(ctx.othersStats(primaryTracker));
       packetsSinceThreshold = 0;
     }
     packetsSinceThreshold++;
-    long start = System.nanoTime();
-    Race race = new Race(start + thresholdNanos, block, primary, primaryIndex,
+    long start = ctx.clock.nanoTime();
+    Race<PacketReader> race = new Race<>(start + thresholdNanos, primary, primaryIndex,
         primary.position());
     pending = race; // the client's watchdog hedges it if it is still pending at its deadline
     ByteBuffer data = null;
@@ -191,7 +187,7 @@ final class BlockRead implements Closeable {
     } catch (IOException e) {
       failure = e;
     }
-    long took = System.nanoTime() - start;
+    long took = ctx.clock.nanoTime() - start;
     pending = null;
     ctx.nextPacket();
     if (race.claimForPrimary()) { // the primary finished first, well or badly
@@ -206,7 +202,7 @@ final class BlockRead implements Closeable {
     // primary took at least this long; without recording it, a DataNode that stalls after a fast
     // first packet (as throttled ones do) would never look slow.
     primaryTracker.reads().record(took);
-    Race.Winner hedge = race.awaitHedge();
+    Race.Winner<PacketReader> hedge = race.awaitHedge();
     primary.close();
     reader = hedge.reader;
     current = hedge.replica;
@@ -215,23 +211,28 @@ final class BlockRead implements Closeable {
     return hedge.data;
   }
 
-  /** Called by the client's watchdog: hedges the packet in flight if it overran its deadline. */
-  void hedgeIfOverdue(long nowNanos) {
-    Race race = pending;
-    if (race != null && nowNanos - race.deadlineNanos >= 0 && race.unstarted()) {
-      startHedge(race, race.block, race.primary, race.primaryIndex, race.from);
-    }
+  @Override
+  public Race<PacketReader> pending() {
+    return pending;
   }
 
-  /** Runs on the watchdog thread when the packet from {@code primary} overran the threshold. */
-  private void startHedge(Race race, LocatedBlock located, PacketReader primary,
-      int primaryIndex, long from) {
+  /**
+   * Runs on the watchdog thread when the packet {@code race} is for overran its threshold: starts
+   * a hedge to the next eligible replica, unless the policy, the bound on hedges in flight or the
+   * primary (finishing first) says no.
+   */
+  @Override
+  public void startHedge(Race<PacketReader> race) {
+    LocatedBlock located = block; // read after pending: the block this race's packet is of
+    PacketReader primary = race.primary;
+    int primaryIndex = race.primaryIndex;
+    long from = race.from;
     List<HedgeBackoff> backoffs = new ArrayList<>(trackers.size());
     for (NodeTracker t : trackers) {
       backoffs.add(ctx.backoff(t.node()));
     }
     boolean[] skip = failed.clone();
-    long now = System.nanoTime();
+    long now = ctx.clock.nanoTime();
     for (int i = 0; i < skip.length; i++) {
       skip[i] |= trackers.get(i).busy(now); // never hedge to a DataNode that said it is busy
     }
@@ -251,9 +252,9 @@ final class BlockRead implements Closeable {
     ctx.hedgeThreads.execute(() -> {
       PacketReader r = null;
       try {
-        long start = System.nanoTime();
+        long start = ctx.clock.nanoTime();
         r = PacketReader.create(ctx.sockets, client, file, located, dn, from, end - from);
-        if (!race.publishHedgeReader(r)) {
+        if (!race.publishHedge(r)) {
           r.close(); // the primary delivered before the hedge began
           ctx.hedgeLost(tracker.node());
           return;
@@ -263,9 +264,9 @@ final class BlockRead implements Closeable {
           r.connect();
           data = r.next();
         } finally {
-          tracker.reads().record(System.nanoTime() - start); // cut short: still a lower bound
+          tracker.reads().record(ctx.clock.nanoTime() - start); // cut short: a lower bound
         }
-        if (data != null && race.hedgeDelivered(new Race.Winner(r, target, data))) {
+        if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
           ctx.hedgeWon(tracker.node());
           primary.abort(); // unblocks the reader thread, which takes the hedge's packet
         } else {
@@ -291,103 +292,6 @@ final class BlockRead implements Closeable {
     if (reader != null) {
       reader.close();
       reader = null;
-    }
-  }
-
-  /**
-   * Who delivers one packet first: the primary read or its hedge. Explicit states, each left by
-   * one compare-and-set, so exactly one side wins and the other knows it lost.
-   */
-  static final class Race {
-    private static final int NONE = 0;
-    private static final int HEDGING = 1;
-    private static final int PRIMARY = 2;
-    private static final int HEDGE = 3;
-    private static final int HEDGE_FAILED = 4;
-
-    /** A hedge that delivered first: its reader carries on with the rest of the range. */
-    static final class Winner {
-      final PacketReader reader;
-      final int replica;
-      final ByteBuffer data;
-
-      Winner(PacketReader reader, int replica, ByteBuffer data) {
-        this.reader = reader;
-        this.replica = replica;
-        this.data = data;
-      }
-    }
-
-    final long deadlineNanos;
-    final LocatedBlock block;
-    final PacketReader primary;
-    final int primaryIndex;
-    final long from;
-    private final AtomicInteger state = new AtomicInteger(NONE);
-    private final CountDownLatch hedgeDone = new CountDownLatch(1);
-    private volatile PacketReader hedgeReader;
-    private volatile Winner winner;
-
-    /** One packet read from {@code primary} at {@code from}, to hedge after the deadline. */
-    Race(long deadlineNanos, LocatedBlock block, PacketReader primary, int primaryIndex,
-        long from) {
-      this.deadlineNanos = deadlineNanos;
-      this.block = block;
-      this.primary = primary;
-      this.primaryIndex = primaryIndex;
-      this.from = from;
-    }
-
-    boolean unstarted() {
-      return state.get() == NONE;
-    }
-
-    boolean startHedge() {
-      return state.compareAndSet(NONE, HEDGING);
-    }
-
-    /** The primary finished (with data or an error); true unless a hedge already delivered. */
-    boolean claimForPrimary() {
-      return state.compareAndSet(NONE, PRIMARY) || state.compareAndSet(HEDGING, PRIMARY)
-          || state.compareAndSet(HEDGE_FAILED, PRIMARY);
-    }
-
-    /** Publishes the hedge's connection; false if the primary already won. */
-    boolean publishHedgeReader(PacketReader r) {
-      hedgeReader = r;
-      return state.get() != PRIMARY;
-    }
-
-    /** Cuts the hedge's connection, if one is open, after the primary won. */
-    void cancelHedge() {
-      PacketReader r = hedgeReader;
-      if (r != null) {
-        r.abort();
-      }
-    }
-
-    boolean hedgeDelivered(Winner w) {
-      winner = w;
-      return state.compareAndSet(HEDGING, HEDGE);
-    }
-
-    void hedgeFailed() {
-      state.compareAndSet(HEDGING, HEDGE_FAILED);
-    }
-
-    void hedgeDone() {
-      hedgeDone.countDown();
-    }
-
-    /** After {@link #claimForPrimary()} failed: waits for the winning hedge to finish handing over. */
-    Winner awaitHedge() throws IOException {
-      try {
-        hedgeDone.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted waiting for a hedged read");
-      }
-      return winner;
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.curtail.client.read;
 
+import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.DataNodeLink;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -35,7 +36,7 @@ import org.apache.hadoop.util.DataChecksum;
  * <p>Not thread-safe, except {@link #abort()}. Connections are not pooled: a reader is opened
  * once per block range, not per packet.
  */
-final class PacketReader implements Closeable {
+final class PacketReader implements Closeable, Abortable {
   private final DFSClient client;
   private final String file;
   private final LocatedBlock located;
@@ -173,7 +174,8 @@ final class PacketReader implements Closeable {
   }
 
   /** Cuts the connection, from any thread; a {@link #connect} or {@link #next} fails at once. */
-  void abort() {
+  @Override
+  public void abort() {
     aborted = true;
     try {
       // Closing alone does not wake a reader parked in a selector (Hadoop's socket streams are

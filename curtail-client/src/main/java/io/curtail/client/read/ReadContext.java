@@ -1,23 +1,24 @@
 package io.curtail.client.read;
 
-import io.curtail.client.DaemonThreads;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.policy.ReplicaOrder;
-import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.policy.Slowness;
+import io.curtail.client.runtime.CurtailRuntime;
+import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import io.curtail.client.wire.Abortable;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,36 +29,42 @@ import org.slf4j.LoggerFactory;
 /**
  * What the read streams of one Curtail file system share: the hedging policy, each DataNode's
  * hedge backoff, the client's packet count that backoffs are measured in, the bound on hedges in
- * flight, the threads that time and run hedges, and the counters the benchmark reads.
+ * flight, the watchdog and the threads that run hedges, and the counters the benchmark reads.
  *
  * <p>Hedging is per client (paper §4.3): one client's hedges and backoffs do not leak into
  * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge is the
- * exception: it lives in the JVM-wide {@link LatencyRegistry}.
+ * exception: it lives in the {@link CurtailRuntime} file systems share.
  */
 public final class ReadContext implements AutoCloseable {
-  /** Hedges one client may have in flight; beyond it a slow packet simply waits. */
-  static final int MAX_HEDGES_IN_FLIGHT = 16;
-
   private static final Logger LOG = LoggerFactory.getLogger(ReadContext.class);
   private static final AtomicInteger CLIENTS = new AtomicInteger();
-
-  final CurtailConfig config;
-  final Hedging hedging;
-  final ReplicaOrder replicaOrder;
-  final LatencyRegistry registry;
-  final SocketFactory sockets;
-  final ScheduledThreadPoolExecutor timer;
-  final ExecutorService hedgeThreads;
-  final Semaphore hedgesInFlight = new Semaphore(MAX_HEDGES_IN_FLIGHT);
-  /** How often the watchdog looks for overdue packets: a hedge starts at most this late. */
-  static final long WATCHDOG_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-
-  /** DataNodes whose latencies the hedge threshold pools, at most this many (the first seen). */
+  /**
+   * DataNodes whose latencies the hedge threshold pools, at most this many (the first seen): it
+   * bounds the scratch memory of a threshold, and 32 DataNodes are plenty to compare with.
+   */
   static final int MAX_COMPARED_NODES = 32;
 
+  /** A read whose packet in flight the watchdog may hedge. */
+  interface Watched<R extends Abortable> {
+    /** The packet being read, or null between packets. */
+    Race<R> pending();
+
+    /** Called by the watchdog once {@code race} is overdue. */
+    void startHedge(Race<R> race);
+  }
+
+  final CurtailConfig config;
+  final CurtailRuntime runtime;
+  final NanoClock clock;
+  final Hedging hedging;
+  final ReplicaOrder replicaOrder;
+  final SocketFactory sockets;
+  final ExecutorService hedgeThreads;
+  final Semaphore hedgesInFlight;
+  private final Scheduler scheduler;
   private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
   private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
-  private final Set<BlockRead> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<Watched<?>> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicLong packets = new AtomicLong();
   private final LongAdder hedgesTried = new LongAdder();
   private final LongAdder hedgesWon = new LongAdder();
@@ -66,43 +73,55 @@ public final class ReadContext implements AutoCloseable {
   /**
    * @param sockets makes the sockets to DataNodes: the file system's, from
    *     {@code NetUtils.getSocketFactory(conf, ClientProtocol.class)}, as stock reads use
+   * @param scheduler runs the watchdog; closed with this
    */
-  public ReadContext(CurtailConfig config, LatencyRegistry registry, SocketFactory sockets) {
+  public ReadContext(CurtailConfig config, CurtailRuntime runtime, SocketFactory sockets,
+      Scheduler scheduler) {
     this.config = config;
-    this.registry = registry;
+    this.runtime = runtime;
+    this.clock = runtime.clock();
     this.sockets = sockets;
     this.hedging = new Hedging(config.staticHedgeThresholdNanos(),
-        config.minHedgeThresholdNanos(), config.readHedging() == HedgingMode.SMART, config.slownessFactor(),
-        config.readWindowPackets(), config.readHedgingMaxRetries(),
+        config.minHedgeThresholdNanos(), config.readHedging() == HedgingMode.SMART,
+        config.slownessFactor(), config.readWindowPackets(), config.readHedgingMaxRetries(),
         config.readHedgingBackoffPackets());
-    this.replicaOrder = new ReplicaOrder(config.slownessFactor(), config.readWindowPackets());
-    int id = CLIENTS.incrementAndGet();
-    this.timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("curtail-hedge-timer-" + id));
+    // Reads compare percentiles alone: the hedge threshold's floor keeps jitter out instead.
+    this.replicaOrder = new ReplicaOrder(
+        new Slowness(config.slownessFactor(), 0, config.readWindowPackets()));
+    this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
+    this.scheduler = scheduler;
     // One watchdog per client looks at every packet in flight each tick, instead of a timer per
-    // packet: scheduling one would wake this thread for every packet read.
-    this.timer.scheduleWithFixedDelay(this::startOverdueHedges, WATCHDOG_TICK_NANOS,
-        WATCHDOG_TICK_NANOS, TimeUnit.NANOSECONDS);
+    // packet: scheduling one would wake a thread for every packet read.
+    scheduler.every(config.readHedgingCheckNanos(), this::startOverdueHedges);
     // Hedges are bounded by the semaphore, so this pool never holds more than that many threads.
-    this.hedgeThreads = Executors.newCachedThreadPool(DaemonThreads.named("curtail-hedge-" + id));
+    this.hedgeThreads = Executors.newCachedThreadPool(
+        Scheduler.daemonThreads("curtail-hedge-" + CLIENTS.incrementAndGet()));
   }
 
   /** Lets the watchdog hedge {@code read}'s packets while it is open. */
-  void watch(BlockRead read) {
+  void watch(Watched<?> read) {
     inFlight.add(read);
   }
 
-  void unwatch(BlockRead read) {
+  void unwatch(Watched<?> read) {
     inFlight.remove(read);
   }
 
   private void startOverdueHedges() {
-    long now = System.nanoTime();
-    for (BlockRead read : inFlight) {
+    long now = clock.nanoTime();
+    for (Watched<?> read : inFlight) {
       try {
-        read.hedgeIfOverdue(now);
+        hedgeIfOverdue(read, now);
       } catch (RuntimeException e) {
         LOG.warn("Hedge check failed read={}", read, e); // must not stop the watchdog
       }
+    }
+  }
+
+  private static <R extends Abortable> void hedgeIfOverdue(Watched<R> read, long nowNanos) {
+    Race<R> race = read.pending();
+    if (race != null && race.overdue(nowNanos)) {
+      read.startHedge(race);
     }
   }
 
@@ -173,7 +192,7 @@ public final class ReadContext implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
+    scheduler.close();
     hedgeThreads.shutdownNow();
   }
 }

@@ -5,14 +5,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * The JVM's knowledge of DataNode latencies: one {@link NodeTracker} per DataNode, shared by every
- * stream of every Curtail file system in the JVM. A Spark executor runs many short tasks; each new
- * stream starts with what earlier ones learnt instead of warming up from nothing.
+ * Knowledge of DataNode latencies: one {@link NodeTracker} per DataNode, shared by every stream of
+ * the file systems that share a {@code CurtailRuntime} (by default, every one in the JVM on the
+ * same cluster). A Spark executor runs many short tasks; each new stream starts with what earlier
+ * ones learnt instead of warming up from nothing.
  *
  * <p>Memory is bounded: a tracker idle (no look-up, no new sample) for {@code idleExpiryNanos} is
  * dropped, and beyond {@code maxNodes} trackers the least recently active ones go first. Streams
@@ -23,22 +23,23 @@ import java.util.function.LongSupplier;
  * look-up; the clock is injected so tests step it instead of sleeping.
  */
 public final class LatencyRegistry {
-  /** Trackers kept at most; each holds two windows of {@link LatencyWindow#CAPACITY} longs (8 KiB). */
-  public static final int DEFAULT_MAX_NODES = 1024;
-  /** A tracker unused for this long is forgotten: the node's load will have changed since. */
-  public static final long DEFAULT_IDLE_EXPIRY_NANOS = TimeUnit.MINUTES.toNanos(15);
-
-  private static final LatencyRegistry SHARED =
-      new LatencyRegistry(System::nanoTime, DEFAULT_MAX_NODES, DEFAULT_IDLE_EXPIRY_NANOS);
-
   private final ConcurrentMap<NodeId, NodeTracker> trackers = new ConcurrentHashMap<>();
   private final LongSupplier clock;
   private final int maxNodes;
   private final long idleExpiryNanos;
+  private final long busyMemoryNanos;
   private final ReentrantLock sweepLock = new ReentrantLock();
   private volatile long lastSweepNanos;
 
-  public LatencyRegistry(LongSupplier clock, int maxNodes, long idleExpiryNanos) {
+  /**
+   * @param maxNodes trackers kept at most; each holds two windows of
+   *     {@link LatencyWindow#CAPACITY} longs (8 KiB)
+   * @param idleExpiryNanos a tracker unused this long is forgotten: the node's load will have
+   *     changed since
+   * @param busyMemoryNanos how long a DataNode's busy flag counts without being heard again
+   */
+  public LatencyRegistry(LongSupplier clock, int maxNodes, long idleExpiryNanos,
+      long busyMemoryNanos) {
     if (maxNodes < 1) {
       throw new IllegalArgumentException("maxNodes must be >= 1, was " + maxNodes);
     }
@@ -48,12 +49,8 @@ public final class LatencyRegistry {
     this.clock = clock;
     this.maxNodes = maxNodes;
     this.idleExpiryNanos = idleExpiryNanos;
+    this.busyMemoryNanos = busyMemoryNanos;
     this.lastSweepNanos = clock.getAsLong();
-  }
-
-  /** The registry every Curtail stream in this JVM shares. */
-  public static LatencyRegistry shared() {
-    return SHARED;
   }
 
   /** The tracker of {@code node}, created if the JVM has none; marks it active. */
@@ -61,7 +58,7 @@ public final class LatencyRegistry {
     long now = clock.getAsLong();
     NodeTracker t = trackers.get(node);
     if (t == null) {
-      t = trackers.computeIfAbsent(node, n -> new NodeTracker(n, now));
+      t = trackers.computeIfAbsent(node, n -> new NodeTracker(n, now, busyMemoryNanos));
     }
     t.touch(now);
     if (trackers.size() > maxNodes || now - lastSweepNanos >= idleExpiryNanos / 4) {
@@ -73,11 +70,6 @@ public final class LatencyRegistry {
   /** The tracker of {@code node} if the JVM has one, without creating or touching it. */
   public NodeTracker peek(NodeId node) {
     return trackers.get(node);
-  }
-
-  /** Forgets every DataNode: streams start learning again from nothing. */
-  public void clear() {
-    trackers.clear();
   }
 
   /** Trackers currently held. */

@@ -1,7 +1,5 @@
 package io.curtail.client.track;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * What this JVM knows of one DataNode's recent latency: packet writes through it and packet reads
  * from it, in separate windows because the two differ by nature. Thread-safe; see
@@ -13,7 +11,7 @@ public final class NodeTracker {
   private final LatencyWindow reads = new LatencyWindow();
 
   /** How long a busy flag counts without being heard again. */
-  public static final long BUSY_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(5);
+  private final long busyMemoryNanos;
 
   /** What the DataNode last said of itself on an ack, and when. */
   private volatile boolean busy;
@@ -23,8 +21,9 @@ public final class NodeTracker {
   private volatile long lastActiveNanos;
   private long samplesAtLastSweep;
 
-  NodeTracker(NodeId node, long nowNanos) {
+  NodeTracker(NodeId node, long nowNanos, long busyMemoryNanos) {
     this.node = node;
+    this.busyMemoryNanos = busyMemoryNanos;
     this.lastActiveNanos = nowNanos;
   }
 
@@ -52,10 +51,10 @@ public final class NodeTracker {
 
   /**
    * Whether the DataNode said it is busy and has not said otherwise, within the last
-   * {@link #BUSY_MEMORY_NANOS}: a flag not heard again for that long is forgotten.
+   * busy memory: a flag not heard again for that long is forgotten.
    */
   public boolean busy(long nowNanos) {
-    return busy && nowNanos - busyHeardNanos <= BUSY_MEMORY_NANOS;
+    return busy && nowNanos - busyHeardNanos <= busyMemoryNanos;
   }
 
   long lastActiveNanos() {

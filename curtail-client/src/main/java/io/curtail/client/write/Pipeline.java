@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.DataNodeLink;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -8,12 +9,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.util.Arrays;
+import java.util.List;
 import javax.net.SocketFactory;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.net.Peer;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.BlockConstructionStage;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 import org.apache.hadoop.hdfs.protocol.datatransfer.Sender;
@@ -31,7 +35,7 @@ import org.apache.hadoop.util.DataChecksum;
  * DataNodes' answer; then packets go down with {@link #send} and acks come back with
  * {@link #readAck}. One thread sends and one reads acks; {@link #abort} works from any thread.
  */
-final class Pipeline implements Closeable {
+final class Pipeline implements Closeable, Abortable {
   /**
    * Asks {@code source} to copy its replica of {@code block} (as far as it has acknowledged it) to
    * the one DataNode in {@code target}: how a replacement DataNode catches up with a pipeline.
@@ -94,6 +98,12 @@ final class Pipeline implements Closeable {
       this.storageIds = storageIds;
     }
 
+    /** Where the NameNode placed {@code located}'s replicas. */
+    static Targets of(LocatedBlock located) {
+      return new Targets(located.getLocations(), located.getStorageTypes(),
+          located.getStorageIDs());
+    }
+
     int size() {
       return nodes.length;
     }
@@ -119,6 +129,30 @@ final class Pipeline implements Closeable {
         }
       }
       return -1;
+    }
+
+    /** The DataNodes' transfer addresses, in order. */
+    String[] addresses() {
+      String[] out = new String[nodes.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = nodes[i].getXferAddr();
+      }
+      return out;
+    }
+
+    /**
+     * Which DataNodes pin their replica: those among {@code favoredNodes} (null for none), as
+     * stock clients do.
+     */
+    boolean[] pinned(String[] favoredNodes) {
+      boolean[] pinned = new boolean[nodes.length];
+      if (favoredNodes != null) {
+        List<String> favored = Arrays.asList(favoredNodes);
+        for (int i = 0; i < pinned.length; i++) {
+          pinned[i] = favored.contains(nodes[i].getXferAddrWithHostname());
+        }
+      }
+      return pinned;
     }
 
     @Override
@@ -192,17 +226,15 @@ final class Pipeline implements Closeable {
     }
   }
 
-  /** How long to wait for an ack: the client's socket timeout, plus a little per DataNode. */
+  /** How long to wait for an ack: the client's socket timeout, plus stock's extension per hop. */
   static int readTimeout(DFSClient client, int nodes) {
-    return client.getConf().getSocketTimeout() + PER_NODE_TIMEOUT_MS * nodes;
+    return client.getConf().getSocketTimeout() + HdfsConstants.READ_TIMEOUT_EXTENSION * nodes;
   }
 
   static int writeTimeout(DFSClient client, int nodes) {
-    return client.getConf().getDatanodeSocketWriteTimeout() + PER_NODE_TIMEOUT_MS * nodes;
+    return client.getConf().getDatanodeSocketWriteTimeout()
+        + HdfsConstants.WRITE_TIMEOUT_EXTENSION * nodes;
   }
-
-  /** Extra timeout per DataNode in a pipeline, for each hop's forwarding. */
-  private static final int PER_NODE_TIMEOUT_MS = 5000;
 
   void send(Packet packet) throws IOException {
     packet.writeTo(out);
@@ -216,7 +248,8 @@ final class Pipeline implements Closeable {
   }
 
   /** Cuts the connection from any thread; a blocked send or ack read fails at once. */
-  void abort() {
+  @Override
+  public void abort() {
     try {
       socket.shutdownInput();
     } catch (IOException notConnected) {

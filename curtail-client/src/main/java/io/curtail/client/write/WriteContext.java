@@ -1,11 +1,15 @@
 package io.curtail.client.write;
 
-import io.curtail.client.DaemonThreads;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.policy.FailFast;
-import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.policy.Slowness;
+import io.curtail.client.runtime.CurtailRuntime;
+import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,10 +20,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
@@ -49,39 +50,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the write streams of one Curtail file system share: the fail-fast policy, the sockets, the
- * lease renewal for files open for writing, and the counters the benchmark reads. Creating and
- * appending start here: the NameNode calls, then a {@link CurtailOutputStream}.
+ * What the write streams of one Curtail file system share: the fail-fast policy and the slowness
+ * rule, the JVM's knowledge of DataNodes (a {@link CurtailRuntime}), the sockets, the lease
+ * renewal for files open for writing, the periodic fail-fast check of open pipelines, and the
+ * counters the benchmark reads. Creating and appending start here: the NameNode calls, then a
+ * {@link CurtailOutputStream}.
  */
 public final class WriteContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WriteContext.class);
-  private static final AtomicInteger CLIENTS = new AtomicInteger();
   /**
    * How often a client with files open for writing renews its lease: half the NameNode's soft
    * limit (60 s), as stock clients do.
    */
   static final long LEASE_RENEWAL_MS = 30_000;
-  /**
-   * How often every open pipeline is judged even without acks: a slow DataNode that went silent
-   * (throttled, stalled) is noticed within this, and judging costs a microsecond per DataNode.
-   */
-  static final long FAIL_FAST_TICK_MS = 50;
   /** Retries of a create that raced with an encryption-zone change, as stock clients allow. */
   private static final int CREATE_RETRIES = 10;
   /** How long an append keeps retrying while the NameNode says "try again" (stock: 5 s). */
   private static final long APPEND_RETRY_MS = 5000;
+  /** Replacements remembered for {@link #recentReplacements()}, the newest. */
+  static final int RECENT_REPLACEMENTS = 256;
 
   final CurtailConfig config;
   final DFSClient client;
-  final LatencyRegistry registry;
-  final AvoidedNodes slowNodes;
-  final AvoidedNodes busyNodes;
+  final CurtailRuntime runtime;
+  final NanoClock clock;
   final SocketFactory sockets;
+  final Slowness slowness;
   final FailFast failFast;
-  final int minSamples;
   final int maxPacketsInFlight;
   /** Renews the lease, and looks at pipelines that stopped acking. */
-  private final ScheduledExecutorService timer;
+  private final Scheduler scheduler;
   private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
   final LongAdder blocks = new LongAdder();
   private final LongAdder replacements = new LongAdder();
@@ -89,55 +87,31 @@ public final class WriteContext implements AutoCloseable {
   final LongAdder recoveries = new LongAdder();
   /** The latest replacements, newest last, at most {@link #RECENT_REPLACEMENTS}. */
   private final Deque<Replacement> recentReplacements = new ArrayDeque<>();
-  static final int RECENT_REPLACEMENTS = 256;
-
-  public WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
-      SocketFactory sockets) {
-    this(config, client, registry, AvoidedNodes.slow(), AvoidedNodes.busy(), sockets);
-  }
-
-  WriteContext(CurtailConfig config, DFSClient client, LatencyRegistry registry,
-      AvoidedNodes slowNodes, AvoidedNodes busyNodes, SocketFactory sockets) {
-    this.config = config;
-    this.client = client;
-    this.registry = registry;
-    this.slowNodes = slowNodes;
-    this.busyNodes = busyNodes;
-    this.sockets = sockets;
-    this.minSamples = minSamples(config);
-    this.failFast = new FailFast(config.slownessFactor(), minSamples,
-        config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos(),
-        config.minSlowdownNanos());
-    this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-        DaemonThreads.named("curtail-writer-timer-" + CLIENTS.incrementAndGet()));
-    timer.setRemoveOnCancelPolicy(true);
-    timer.scheduleWithFixedDelay(this::renewLease, LEASE_RENEWAL_MS, LEASE_RENEWAL_MS,
-        TimeUnit.MILLISECONDS);
-    if (config.writeFailFastEnabled()) {
-      long[] scratch = new long[LatencyWindow.CAPACITY];
-      List<LatencyStats> stats = new ArrayList<>();
-      timer.scheduleWithFixedDelay(() -> {
-        for (CurtailOutputStream out : open) {
-          out.streamer.failFastTick(scratch, stats);
-        }
-      }, FAIL_FAST_TICK_MS, FAIL_FAST_TICK_MS, TimeUnit.MILLISECONDS);
-    }
-    this.timer = timer;
-  }
 
   /**
-   * Samples each DataNode needs before fail-fast judges it: enough that the percentile is not
-   * the largest sample (20 for the default p95), so that one stall (a pause, a DataNode's first
-   * block on a volume) is never its percentile, and at least a tenth of the window. A slow
-   * DataNode is then judged within a few dozen packets instead of after a whole window.
+   * @param scheduler runs lease renewal and the periodic fail-fast check; closed with this
    */
-  private static int minSamples(CurtailConfig config) {
-    int n = 2;
-    while (Math.ceil(config.slownessPercentile() * n) >= n) {
-      n++;
-    }
-    return Math.min(config.writeWindowPackets(), Math.max(n, config.writeWindowPackets() / 10));
+  public WriteContext(CurtailConfig config, DFSClient client, CurtailRuntime runtime,
+      SocketFactory sockets, Scheduler scheduler) {
+    this.config = config;
+    this.client = client;
+    this.runtime = runtime;
+    this.clock = runtime.clock();
+    this.sockets = sockets;
+    this.slowness = new Slowness(config.slownessFactor(), config.minSlowdownNanos(),
+        Slowness.minSamples(config.slownessPercentile(), config.writeWindowPackets()));
+    this.failFast = new FailFast(slowness, config.writeFailFastMaxAttempts(),
+        config.reconstructionMinTimeoutNanos());
+    this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
+    this.scheduler = scheduler;
+    scheduler.every(TimeUnit.MILLISECONDS.toNanos(LEASE_RENEWAL_MS), this::renewLease);
+    long[] scratch = new long[LatencyWindow.CAPACITY];
+    List<LatencyStats> stats = new ArrayList<>();
+    scheduler.every(config.failFastCheckNanos(), () -> {
+      for (CurtailOutputStream out : open) {
+        out.streamer.check(scratch, stats);
+      }
+    });
   }
 
   /**
@@ -168,8 +142,8 @@ public final class WriteContext implements AutoCloseable {
       client.getNamenode().complete(src, client.getClientName(), null, stat.getFileId());
       return null;
     }
-    Streamer streamer = Streamer.forCreate(this, src, stat, flags, progress,
-        client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes));
+    Streamer streamer = Streamer.start(this, src, stat, flags, progress,
+        client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes), null);
     return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, 0, 0));
   }
 
@@ -189,7 +163,7 @@ public final class WriteContext implements AutoCloseable {
     }
     LastBlockWithStatus last = callAppend(src, flags);
     HdfsFileStatus stat = last.getFileStatus() != null ? last.getFileStatus() : client.getFileInfo(src);
-    Streamer streamer = Streamer.forAppend(this, src, stat, flags, progress,
+    Streamer streamer = Streamer.start(this, src, stat, flags, progress,
         client.getConf().createChecksum(null), favoredNodeNames(favoredNodes),
         last.getLastBlock());
     return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, stat.getLen(),
@@ -198,14 +172,14 @@ public final class WriteContext implements AutoCloseable {
 
   private LastBlockWithStatus callAppend(String src, EnumSet<CreateFlag> flags)
       throws IOException {
-    long start = System.nanoTime();
+    long start = clock.nanoTime();
     while (true) {
       try {
         return client.getNamenode().append(src, client.getClientName(),
             new EnumSetWritable<>(flags, CreateFlag.class));
       } catch (RemoteException e) {
         if (!RetriableException.class.getName().equals(e.getClassName())
-            || System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(APPEND_RETRY_MS)) {
+            || clock.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(APPEND_RETRY_MS)) {
           throw unwrap(e);
         }
         sleep(500);
@@ -268,21 +242,29 @@ public final class WriteContext implements AutoCloseable {
     }
   }
 
-  /** Forgets which DataNodes this JVM judged slow or heard busy. */
-  public static void forgetAvoidedNodes() {
-    AvoidedNodes.slow().clear();
-    AvoidedNodes.busy().clear();
-  }
-
   /** DataNodes new blocks and replacements should not use now: judged slow or busy. */
   List<DatanodeInfo> avoided() {
-    List<DatanodeInfo> out = busyNodes.avoided();
-    for (DatanodeInfo n : slowNodes.avoided()) {
+    List<DatanodeInfo> out = runtime.busyNodes().avoided();
+    for (DatanodeInfo n : runtime.slowNodes().avoided()) {
       if (!out.contains(n)) {
         out.add(n);
       }
     }
     return out;
+  }
+
+  /** The JVM's tracker of {@code node}. */
+  NodeTracker tracker(DatanodeInfo node) {
+    return runtime.registry().tracker(NodeId.of(node.getXferAddr()));
+  }
+
+  /** The JVM's trackers of {@code t}'s DataNodes, in pipeline order. */
+  NodeTracker[] trackersOf(Pipeline.Targets t) {
+    NodeTracker[] trackers = new NodeTracker[t.size()];
+    for (int i = 0; i < trackers.length; i++) {
+      trackers[i] = tracker(t.nodes[i]);
+    }
+    return trackers;
   }
 
   public long blocksWritten() {
@@ -331,7 +313,7 @@ public final class WriteContext implements AutoCloseable {
         }
       }
     }
-    timer.shutdownNow();
+    scheduler.close();
     if (first != null) {
       throw first;
     }

@@ -1,10 +1,12 @@
 package io.curtail.client.track;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,7 +22,7 @@ class LatencyRegistryTest {
 
   @Test
   void oneTrackerPerNodeSharedByAllLookups() {
-    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY);
+    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY, EXPIRY);
     NodeTracker t = r.tracker(dn(1));
     t.writes().record(5);
     assertSame(t, r.tracker(NodeId.of("10.0.0.1:9866")));
@@ -30,7 +32,7 @@ class LatencyRegistryTest {
 
   @Test
   void idleTrackersExpireActiveOnesStay() {
-    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY);
+    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY, EXPIRY);
     NodeTracker idle = r.tracker(dn(1));
     NodeTracker busy = r.tracker(dn(2));
     for (int step = 0; step < 8; step++) {
@@ -45,7 +47,7 @@ class LatencyRegistryTest {
 
   @Test
   void justBeforeExpiryNothingGoes() {
-    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY);
+    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY, EXPIRY);
     r.tracker(dn(1));
     clock.addAndGet(EXPIRY - 1);
     r.sweep(clock.get());
@@ -57,7 +59,7 @@ class LatencyRegistryTest {
 
   @Test
   void boundEvictsLeastRecentlyActive() {
-    LatencyRegistry r = new LatencyRegistry(clock::get, 3, EXPIRY);
+    LatencyRegistry r = new LatencyRegistry(clock::get, 3, EXPIRY, EXPIRY);
     for (int i = 1; i <= 3; i++) {
       r.tracker(dn(i));
       clock.incrementAndGet();
@@ -72,8 +74,14 @@ class LatencyRegistryTest {
   }
 
   @Test
-  void sharedRegistryIsOnePerJvm() {
-    assertSame(LatencyRegistry.shared(), LatencyRegistry.shared());
+  void aBusyFlagCountsUntilItsMemoryRunsOut() {
+    LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY, 100);
+    NodeTracker t = r.tracker(dn(1));
+    t.heardBusy(true, 1_000);
+    assertTrue(t.busy(1_100), "one tick before the memory runs out");
+    assertFalse(t.busy(1_101), "one tick after");
+    t.heardBusy(false, 1_050);
+    assertFalse(t.busy(1_060), "the DataNode said otherwise");
   }
 
   @Test
@@ -82,7 +90,7 @@ class LatencyRegistryTest {
     assertEquals(dn(1).hashCode(), NodeId.of("10.0.0.1:9866").hashCode());
     assertEquals("10.0.0.1:9866", dn(1).toString());
     assertThrows(IllegalArgumentException.class, () -> NodeId.of(""));
-    assertThrows(IllegalArgumentException.class, () -> new LatencyRegistry(clock::get, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> new LatencyRegistry(clock::get, 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new LatencyRegistry(clock::get, 0, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new LatencyRegistry(clock::get, 1, 0, 1));
   }
 }

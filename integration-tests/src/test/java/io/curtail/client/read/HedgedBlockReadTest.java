@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.conf.CurtailConfig;
-import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.runtime.CurtailRuntime;
+import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.datanode.fault.DiskFault;
@@ -41,6 +43,9 @@ class HedgedBlockReadTest {
   private static FaultyCluster cluster;
   private static DistributedFileSystem fs;
   private static int fileNo;
+  /** What these experiments' readers know of DataNodes, shared by the tests of this class. */
+  private static final CurtailRuntime RUNTIME =
+      CurtailRuntime.create(NanoClock.SYSTEM, CurtailConfig.defaults());
 
   @BeforeAll
   static void start() throws IOException {
@@ -66,7 +71,7 @@ class HedgedBlockReadTest {
   }
 
   private static LatencyWindow tracker(int dn) {
-    return LatencyRegistry.shared().tracker(NodeId.of("127.0.0.1:" + cluster.address(dn).getPort()))
+    return RUNTIME.registry().tracker(NodeId.of("127.0.0.1:" + cluster.address(dn).getPort()))
         .reads();
   }
 
@@ -75,8 +80,8 @@ class HedgedBlockReadTest {
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
-    return new ReadContext(CurtailConfig.from(m), LatencyRegistry.shared(),
-        NetUtils.getDefaultSocketFactory(cluster.conf()));
+    return new ReadContext(CurtailConfig.from(m), RUNTIME,
+        NetUtils.getDefaultSocketFactory(cluster.conf()), Scheduler.daemon("test-watchdog"));
   }
 
   /** A one-block file with replicas on {@code a} and {@code b}, its block listed as a, b. */
@@ -171,7 +176,7 @@ class HedgedBlockReadTest {
         "curtail.read.hedging.static.threshold.ms", "60000")) {
       NodeId self = NodeId.of("127.0.0.1:" + cluster.address(0).getPort());
       assertEquals(TimeUnit.SECONDS.toNanos(60),
-          ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(self))),
+          ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(self))),
           "no other DataNode read yet: the static value bootstraps");
       // Read from dn1 and dn2: now the client has something to compare dn0 with.
       for (int i = 0; i < 6; i++) {
@@ -181,14 +186,14 @@ class HedgedBlockReadTest {
           readAll(read, 200 + i);
         }
       }
-      long learnt = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(self)));
+      long learnt = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(self)));
       assertTrue(learnt < TimeUnit.SECONDS.toNanos(1), "threshold " + learnt + " ns");
       // The others slow down: so does the threshold.
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
         tracker(1).record(TimeUnit.MILLISECONDS.toNanos(300));
         tracker(2).record(TimeUnit.MILLISECONDS.toNanos(300));
       }
-      long loaded = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(self)));
+      long loaded = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(self)));
       assertEquals(TimeUnit.MILLISECONDS.toNanos(900), loaded, "3 × p95 of the others");
     }
   }
@@ -220,7 +225,7 @@ class HedgedBlockReadTest {
       long ms = (System.nanoTime() - start) / 1_000_000;
       String seen = "block read in " + ms + " ms; dn0 delayed "
           + cluster.faults(0).getDelayedReads() + " packets; threshold "
-          + ctx.hedging.thresholdNanos(ctx.othersStats(ctx.registry.tracker(
+          + ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(
               NodeId.of("127.0.0.1:" + cluster.address(0).getPort())))) / 1000 + " us";
       assertEquals(1, ctx.hedgesTried(), seen);
       assertEquals(1, ctx.hedgesWon(), seen);
@@ -230,9 +235,9 @@ class HedgedBlockReadTest {
 
   @Test
   void hedgesNeverExceedTheClientsBound() {
-    assertTrue(ReadContext.MAX_HEDGES_IN_FLIGHT > 0);
     try (ReadContext ctx = context()) {
-      assertEquals(ReadContext.MAX_HEDGES_IN_FLIGHT, ctx.hedgesInFlight.availablePermits());
+      assertTrue(ctx.config.readHedgingMaxInFlight() > 0);
+      assertEquals(ctx.config.readHedgingMaxInFlight(), ctx.hedgesInFlight.availablePermits());
     }
   }
 

@@ -1,4 +1,4 @@
-package io.curtail.client.write;
+package io.curtail.client.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** The JVM's memory of DataNodes to avoid: bounded in number and in time. */
 class AvoidedNodesTest {
   private final AtomicLong now = new AtomicLong();
-  private final AvoidedNodes slow = new AvoidedNodes(now::get);
+  private static final long MEMORY_NANOS = TimeUnit.MINUTES.toNanos(5);
+  private final AvoidedNodes slow = new AvoidedNodes(now::get, MEMORY_NANOS, 3);
 
   private static DatanodeInfo node(int port) {
     return new DatanodeInfo.DatanodeInfoBuilder().setNodeID(new DatanodeID("127.0.0.1",
@@ -29,7 +30,7 @@ class AvoidedNodesTest {
     assertEquals(Arrays.asList(node(2), node(3), node(4)), slow.avoided(), "at most 3, newest");
     slow.avoid(node(2)); // judged again: now the newest
     assertEquals(Arrays.asList(node(3), node(4), node(2)), slow.avoided());
-    now.addAndGet(AvoidedNodes.MEMORY_NANOS + 1);
+    now.addAndGet(MEMORY_NANOS + 1);
     assertEquals(0, slow.avoided().size(), "forgotten after 5 minutes");
     slow.avoid(node(5));
     slow.forget(node(5));

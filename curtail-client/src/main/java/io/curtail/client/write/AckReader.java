@@ -1,0 +1,216 @@
+package io.curtail.client.write;
+
+import io.curtail.client.policy.FailFastDecision;
+import io.curtail.client.policy.WriteAttribution;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.track.NodeTracker;
+import io.curtail.wire.AckReport;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
+import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one pipeline's acks, in order, on a thread of its own: matches each to the oldest packet
+ * in flight, records each DataNode's share of the packet's time in this JVM's window for it
+ * ({@link WriteAttribution}), notes the busy flags DataNodes report, and after every ack asks
+ * fail-fast whether to replace the slowest DataNode (here, because the streamer may be blocked
+ * sending to that very DataNode). The first DataNode that answers with a failure, or a malformed
+ * ack, stops the pipeline with a {@link PipelineFailure} for the streamer to recover from.
+ *
+ * <p>Threads: {@link #run} is the ack reader's; {@link #judge} is also called by the client's
+ * periodic check (for a pipeline whose slow DataNode stopped acking altogether). Everything the
+ * two share is immutable or volatile; stopping the pipeline goes through the {@link WriteQueue}.
+ */
+final class AckReader implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(AckReader.class);
+
+  private final WriteContext ctx;
+  private final Streamer streamer;
+  private final WriteQueue queue;
+  private final Pipeline pipeline;
+  private final ExtendedBlock block;
+  private final NodeTracker[] trackers;
+  private final Progressable progress;
+  /** Whether the last attributed ack told every DataNode's share apart. */
+  private volatile boolean attributedExactly;
+
+  // The ack reader thread's own.
+  private final WriteAttribution attribution;
+  private final long[] samples;
+  private final long[] downstream;
+  private final long[] scratch = new long[LatencyWindow.CAPACITY];
+  private final List<LatencyStats> stats = new ArrayList<>();
+
+  AckReader(WriteContext ctx, Streamer streamer, WriteQueue queue, Pipeline pipeline,
+      ExtendedBlock block, Progressable progress) {
+    this.ctx = ctx;
+    this.streamer = streamer;
+    this.queue = queue;
+    this.pipeline = pipeline;
+    this.block = block;
+    this.trackers = ctx.trackersOf(pipeline.targets);
+    this.progress = progress;
+    int n = trackers.length;
+    this.attribution = new WriteAttribution(n);
+    this.samples = new long[n];
+    this.downstream = new long[n];
+  }
+
+  @Override
+  public void run() {
+    int bad = -1;
+    try {
+      while (true) {
+        PipelineAck ack = pipeline.readAck();
+        long now = ctx.clock.nanoTime();
+        bad = firstFailure(ack);
+        if (bad >= 0) {
+          throw new IOException(pipeline.targets.nodes[bad] + " answered "
+              + PipelineAck.getStatusFromHeader(ack.getHeaderFlag(bad)) + " for seqno "
+              + ack.getSeqno());
+        }
+        noteBusyFlags(ack, now);
+        if (ack.getSeqno() == Packet.HEARTBEAT_SEQNO) {
+          continue;
+        }
+        Packet acked = queue.acked(ack.getSeqno());
+        record(ack, acked, now);
+        if (progress != null) {
+          progress.progress();
+        }
+        if (acked.lastInBlock) {
+          return;
+        }
+        statsOf(scratch, stats);
+        learnWhoIsFast(stats);
+        if (judge(stats)) {
+          return;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      queue.stop(pipeline, new PipelineFailure("pipeline " + pipeline.targets + " for " + block
+          + " of " + streamer.src + " failed: " + e.getMessage(), bad, e));
+    }
+  }
+
+  /**
+   * The first DataNode whose reply is not a success (-1 if none). A DataNode that lost its
+   * downstream answers with its own status and its mirror's ERROR, so statuses come first: the
+   * first failure names the DataNode to blame.
+   *
+   * @throws IOException if the ack has not one reply per DataNode
+   */
+  private int firstFailure(PipelineAck ack) throws IOException {
+    int n = trackers.length;
+    int replies = Math.min(ack.getNumOfReplies(), n);
+    for (int i = 0; i < replies; i++) {
+      if (PipelineAck.getStatusFromHeader(ack.getHeaderFlag(i)) != Status.SUCCESS) {
+        return i;
+      }
+    }
+    if (ack.getNumOfReplies() != n) {
+      throw new IOException("ack for seqno " + ack.getSeqno() + " has " + ack.getNumOfReplies()
+          + " replies from a pipeline of " + n);
+    }
+    return -1;
+  }
+
+  private void noteBusyFlags(PipelineAck ack, long now) {
+    for (int i = 0; i < trackers.length; i++) {
+      boolean busy = AckReport.busy(ack.getHeaderFlag(i));
+      if (busy != trackers[i].busy(now)) {
+        if (busy) {
+          ctx.runtime.busyNodes().avoid(pipeline.targets.nodes[i]);
+        } else {
+          ctx.runtime.busyNodes().forget(pipeline.targets.nodes[i]);
+        }
+      }
+      trackers[i].heardBusy(busy, now);
+    }
+  }
+
+  /**
+   * Records each DataNode's share of {@code acked}'s time. A DataNode's report is not used for a
+   * packet it had to sync or finalise before acking: that wait, its own, would count as its
+   * downstream's.
+   */
+  private void record(PipelineAck ack, Packet acked, long now) {
+    if (ctx.config.useDataNodeReports() && !acked.lastInBlock && !acked.syncRequested()) {
+      AckReport.downstreamTimes(ack, downstream);
+    } else {
+      Arrays.fill(downstream, WriteAttribution.UNKNOWN);
+    }
+    downstream[0] = ack.getDownstreamAckTimeNanos();
+    attributedExactly = attribution.attribute(acked.sentNanos, now, downstream, samples);
+    for (int i = 0; i < samples.length; i++) {
+      if (samples[i] != WriteAttribution.NO_EVIDENCE) {
+        trackers[i].writes().record(samples[i]);
+      }
+    }
+  }
+
+  /**
+   * Tells the attribution which DataNodes are known fast, for the next acks: a stage of several
+   * DataNodes goes to the one that is not (see {@link WriteAttribution}).
+   */
+  private void learnWhoIsFast(List<LatencyStats> stats) {
+    long fastest = ctx.slowness.fastestPercentile(stats);
+    for (int i = 0; i < stats.size(); i++) {
+      attribution.knownFast(i, ctx.slowness.knownFast(stats.get(i), fastest));
+    }
+  }
+
+  /**
+   * The client's periodic look at this pipeline, for one whose slow DataNode has stopped acking
+   * altogether (a throttled DataNode can go silent for seconds). The buffers are the caller's.
+   */
+  void check(long[] scratch, List<LatencyStats> stats) {
+    statsOf(scratch, stats);
+    judge(stats);
+  }
+
+  /**
+   * Asks the fail-fast policy about this pipeline, whose DataNodes' statistics are {@code stats},
+   * and, when replacing its slowest DataNode pays, stops the pipeline with the decision for the
+   * streamer. Returns whether the pipeline is stopped (by this call or earlier).
+   */
+  private boolean judge(List<LatencyStats> stats) {
+    Pipeline.Targets t = pipeline.targets;
+    if (!ctx.config.writeFailFastEnabled() || t.size() < 2 || streamer.repair.noSpare()) {
+      return false;
+    }
+    long acked = queue.bytesAcked();
+    FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.packetBytes,
+        streamer.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
+    if (!decision.replace()) {
+      return false;
+    }
+    int slow = decision.replaceIndex();
+    if (!queue.stop(pipeline, new PipelineFailure("replacing slow " + t.nodes[slow], decision,
+        new ArrayList<>(stats), attributedExactly))) {
+      return true; // the ack reader and the periodic check may both judge: the first one stops it
+    }
+    LOG.info("Fail-fast file={} block={} datanode={} stats={} decision={}", streamer.src, block,
+        t.nodes[slow], stats.get(slow), decision);
+    ctx.runtime.slowNodes().avoid(t.nodes[slow]); // new blocks avoid it, replaced or not
+    pipeline.abort();
+    return true;
+  }
+
+  /** Each DataNode's recent write statistics, in pipeline order, into {@code out}. */
+  private void statsOf(long[] scratch, List<LatencyStats> out) {
+    out.clear();
+    for (NodeTracker t : trackers) {
+      out.add(t.writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(),
+          scratch));
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package io.curtail.client.write;
+
+import io.curtail.client.policy.FailFastDecision;
+import io.curtail.client.policy.Slowness;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.track.NodeTracker;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Mends one file's pipelines: adds a DataNode in place of one that failed or was judged slow,
+ * rebuilding the block's acknowledged bytes on it from a surviving replica
+ * ({@code transferBlock}), and keeps the file's replication. Remembers, per file, the DataNodes
+ * that failed it, and per block, whether the NameNode has a spare DataNode and how many rebuilds
+ * were aborted.
+ *
+ * <p>Threads: the streamer's, except {@link #noSpare()} and {@link #abortedAttempts()}, which
+ * the fail-fast check reads (volatile).
+ */
+final class PipelineRepair {
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineRepair.class);
+
+  private final WriteContext ctx;
+  private final DFSClient client;
+  private final String src;
+  private final long fileId;
+  private final int replication;
+  /** DataNodes that failed this file: never asked for again. */
+  final Set<DatanodeInfo> failed = new LinkedHashSet<>();
+  private volatile boolean noSpare;
+  private volatile int abortedAttempts;
+  private int recoveriesWithoutProgress;
+  private long ackedAtLastRecovery = -1;
+  private final long[] scratch = new long[LatencyWindow.CAPACITY];
+
+  PipelineRepair(WriteContext ctx, String src, long fileId, int replication) {
+    this.ctx = ctx;
+    this.client = ctx.client;
+    this.src = src;
+    this.fileId = fileId;
+    this.replication = replication;
+  }
+
+  /** The NameNode had no DataNode to add to the current block. */
+  boolean noSpare() {
+    return noSpare;
+  }
+
+  /** Rebuilds of the current block aborted for overrunning or failing. */
+  int abortedAttempts() {
+    return abortedAttempts;
+  }
+
+  /** A new block starts: spares and rebuild tries are counted afresh. */
+  void blockStarted() {
+    noSpare = false;
+    abortedAttempts = 0;
+  }
+
+  /** A block ended: recoveries are counted afresh. */
+  void blockEnded() {
+    recoveriesWithoutProgress = 0;
+    ackedAtLastRecovery = -1;
+  }
+
+  /**
+   * Counts a recovery of {@code block} with {@code acked} bytes acknowledged; gives up after
+   * {@code dfs.client.pipeline.recovery.max-retries} recoveries in a row without progress, as
+   * stock clients do.
+   */
+  void recovering(ExtendedBlock block, long acked, IOException why) throws IOException {
+    if (acked != ackedAtLastRecovery) {
+      recoveriesWithoutProgress = 0;
+      ackedAtLastRecovery = acked;
+      return;
+    }
+    if (++recoveriesWithoutProgress >= Math.max(1, client.getConf().getMaxPipelineRecoveryRetries())) {
+      throw new IOException("giving up on " + block + " of " + src + " after "
+          + recoveriesWithoutProgress + " recoveries without progress: " + why.getMessage(), why);
+    }
+  }
+
+  /**
+   * Adds DataNodes to {@code t} until it has the file's replication, each rebuilt from a
+   * surviving replica (the fastest this JVM knows that is not busy). Replication never drops
+   * silently: when the NameNode has no DataNode to give, or rebuilds keep failing, this says so
+   * and the block carries on with fewer replicas (the NameNode re-replicates it once complete),
+   * as stock clients do.
+   *
+   * @param acked the block as every DataNode of {@code t} has acknowledged it
+   */
+  Pipeline.Targets restoreReplication(Pipeline.Targets t, ExtendedBlock acked)
+      throws IOException {
+    int tries = 0;
+    while (t.size() < replication && !noSpare && tries < ctx.config.writeFailFastMaxAttempts()) {
+      tries++;
+      int source = fastest(t);
+      Pipeline.Targets grown = replaceOne(t, null, source, Pipeline.readTimeout(client, 2), acked);
+      if (grown != null) {
+        t = grown;
+      } else if (failed.contains(t.nodes[source]) && t.size() > 1) {
+        t = t.without(source); // the source itself is gone
+      }
+    }
+    if (t.size() < replication) {
+      LOG.warn("Short pipeline file={} block={} replicas={} of {} pipeline={}; the NameNode"
+          + " re-replicates it once complete", src, acked, t.size(), replication, t);
+    }
+    return t;
+  }
+
+  /**
+   * Replaces the DataNode fail-fast judged slow in {@code before}: a new DataNode rebuilt from
+   * the fastest replica within the policy's timeout, retried with the next-fastest source and a
+   * longer expected time when it overruns, at most {@code curtail.write.failfast.max.attempts}
+   * times per block. Returns the new pipeline, or null to keep {@code before}.
+   */
+  Pipeline.Targets replaceSlow(PipelineFailure stop, Pipeline.Targets before, ExtendedBlock acked,
+      int packetBytes, long packetsRemaining) throws IOException {
+    FailFastDecision decision = stop.failFast;
+    DatanodeInfo slow = before.nodes[decision.replaceIndex()];
+    Pipeline.Targets survivors = before.without(decision.replaceIndex());
+    while (decision.replace() && !noSpare) {
+      int source = survivors.indexOf(before.nodes[decision.sourceIndex()].getXferAddr());
+      if (ctx.tracker(survivors.nodes[source]).busy(ctx.clock.nanoTime())) {
+        source = fastest(survivors); // the policy's choice said it is busy: the next best
+      }
+      Pipeline.Targets next = replaceOne(survivors, slow, source,
+          TimeUnit.NANOSECONDS.toMillis(decision.rebuildTimeoutNanos()), acked);
+      if (next != null) {
+        return next;
+      }
+      if (!noSpare) {
+        abortedAttempts++;
+        ctx.rebuildsAborted.increment();
+        decision = ctx.failFast.decide(stop.stats, acked.getNumBytes(), packetBytes,
+            packetsRemaining, abortedAttempts);
+      }
+    }
+    LOG.info("Keeping pipeline file={} block={} pipeline={} reason={}", src, acked, before,
+        noSpare ? "no spare DataNode" : decision.reason());
+    return null;
+  }
+
+  /**
+   * Asks the NameNode for one more DataNode for the block (besides {@code existing}, never
+   * {@code alsoExcluded}) and rebuilds {@code acked} on it from {@code existing.nodes[source]}.
+   * Returns the grown pipeline, or null if the rebuild failed or overran {@code timeoutMs}; notes
+   * {@link #noSpare} when the NameNode has none.
+   */
+  private Pipeline.Targets replaceOne(Pipeline.Targets existing, DatanodeInfo alsoExcluded,
+      int source, long timeoutMs, ExtendedBlock acked) throws IOException {
+    List<DatanodeInfo> excluded = new ArrayList<>(failed);
+    if (alsoExcluded != null) {
+      excluded.add(alsoExcluded);
+    }
+    List<DatanodeInfo> members = Arrays.asList(existing.nodes);
+    for (DatanodeInfo avoid : ctx.avoided()) {
+      if (!members.contains(avoid) && !excluded.contains(avoid)) {
+        excluded.add(avoid);
+      }
+    }
+    LocatedBlock grown;
+    try {
+      grown = client.getNamenode().getAdditionalDatanode(src, fileId, acked, existing.nodes,
+          existing.storageIds, excluded.toArray(new DatanodeInfo[0]), 1, client.getClientName());
+    } catch (IOException e) {
+      LOG.warn("No spare DataNode file={} block={} pipeline={} reason={}", src, acked, existing,
+          e.getMessage());
+      noSpare = true;
+      return null;
+    }
+    Pipeline.Targets all = Pipeline.Targets.of(grown);
+    int added = newcomer(existing, all);
+    if (added < 0) {
+      LOG.warn("No new DataNode added file={} block={} pipeline={}", src, acked, existing);
+      noSpare = true;
+      return null;
+    }
+    Pipeline.Targets target = new Pipeline.Targets(new DatanodeInfo[] {all.nodes[added]},
+        new StorageType[] {all.storageTypes[added]}, new String[] {all.storageIds[added]});
+    try {
+      Pipeline.transfer(ctx.sockets, client, existing.nodes[source], acked,
+          grown.getBlockToken(), target, (int) Math.min(Integer.MAX_VALUE, timeoutMs));
+      return all;
+    } catch (Pipeline.SourceUnreachableException e) {
+      LOG.warn("Rebuild source unreachable file={} block={} source={} reason={}", src, acked,
+          existing.nodes[source], e.getMessage());
+      failed.add(existing.nodes[source]);
+      return null;
+    } catch (IOException e) {
+      LOG.warn("Rebuild failed or overran file={} block={} target={} source={} timeoutMs={}"
+          + " reason={}", src, acked, target, existing.nodes[source], timeoutMs, e.toString());
+      failed.add(all.nodes[added]);
+      return null;
+    }
+  }
+
+  /** Position in {@code t} of the best rebuild source (see {@link Slowness#bestSource}). */
+  private int fastest(Pipeline.Targets t) {
+    List<LatencyStats> stats = new ArrayList<>(t.size());
+    boolean[] busy = new boolean[t.size()];
+    long now = ctx.clock.nanoTime();
+    for (int i = 0; i < t.size(); i++) {
+      NodeTracker tracker = ctx.tracker(t.nodes[i]);
+      stats.add(tracker.writes().stats(ctx.config.writeWindowPackets(),
+          ctx.config.slownessPercentile(), scratch));
+      busy[i] = tracker.busy(now);
+    }
+    return Slowness.bestSource(stats, busy);
+  }
+
+  /** Where in {@code after} the first DataNode {@code before} lacks stands, or -1. */
+  static int newcomer(Pipeline.Targets before, Pipeline.Targets after) {
+    List<DatanodeInfo> old = Arrays.asList(before.nodes);
+    for (int i = 0; i < after.size(); i++) {
+      if (!old.contains(after.nodes[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

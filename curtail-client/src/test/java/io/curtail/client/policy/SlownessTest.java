@@ -1,0 +1,66 @@
+package io.curtail.client.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.track.LatencyStats;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** The one rule of slowness, with its arithmetic worked by hand. */
+class SlownessTest {
+  private static final long MS = 1_000_000;
+  private final Slowness rule = new Slowness(3.0, 5 * MS, 20);
+
+  @Test
+  void slowerByTheFactorAndTheMargin() {
+    assertFalse(rule.slower(3 * MS, MS), "3 ms is not more than 3 × 1 ms");
+    assertFalse(rule.slower(4 * MS, MS), "4 ms is 3× 1 ms but only 3 ms more, under the margin");
+    assertTrue(rule.slower(6 * MS, MS), "6 ms: 6× and 5 ms more");
+    assertTrue(new Slowness(3.0, 0, 1).slower(4 * MS, MS), "without a margin the factor alone");
+  }
+
+  @Test
+  void onlyJudgedDataNodesCount() {
+    LatencyStats fast = LatencyStats.of(20, MS, MS);
+    LatencyStats young = LatencyStats.of(19, MS / 2, MS / 2);
+    LatencyStats slow = LatencyStats.of(20, 10 * MS, 10 * MS);
+    long fastest = rule.fastestPercentile(Arrays.asList(young, slow, fast));
+    assertEquals(MS, fastest, "19 samples are too few to be the yardstick");
+    assertTrue(rule.knownFast(fast, fastest));
+    assertFalse(rule.knownFast(young, fastest), "not judged: not known either way");
+    assertFalse(rule.knownFast(slow, fastest));
+  }
+
+  @Test
+  void minSamplesKeepOneStallFromBeingThePercentile() {
+    assertEquals(20, Slowness.minSamples(0.95, 100), "p95 of 20 is not the largest of 20");
+    assertEquals(20, Slowness.minSamples(0.95, 20));
+    assertEquals(10, Slowness.minSamples(0.95, 10), "never more than the window");
+    assertEquals(51, Slowness.minSamples(0.5, 512), "a tenth of a large window");
+  }
+
+  @Test
+  void bestSourceIsIdleThenKnownThenFastest() {
+    LatencyStats unknown = LatencyStats.EMPTY;
+    LatencyStats fast = LatencyStats.of(5, MS, MS);
+    LatencyStats slow = LatencyStats.of(5, 9 * MS, 9 * MS);
+    assertEquals(1, Slowness.bestSource(Arrays.asList(slow, fast, unknown),
+        new boolean[3]));
+    assertEquals(0, Slowness.bestSource(Arrays.asList(slow, fast, unknown),
+        new boolean[] {false, true, false}), "a busy DataNode is the last resort");
+    assertEquals(2, Slowness.bestSource(Arrays.asList(fast, fast, unknown),
+        new boolean[] {true, true, false}), "an unknown idle one before busy ones");
+    assertEquals(0, Slowness.bestSource(Arrays.asList(fast, fast), new boolean[2]),
+        "ties go to the earlier position");
+  }
+
+  @Test
+  void badNumbersAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new Slowness(1.0, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Slowness(3.0, -1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Slowness(3.0, 0, 0));
+  }
+}

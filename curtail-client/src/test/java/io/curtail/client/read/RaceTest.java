@@ -1,0 +1,103 @@
+package io.curtail.client.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.wire.Abortable;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-over between a primary packet read and its hedge, step by step: each test plays one
+ * interleaving of the reader thread, the watchdog and the hedge's thread.
+ */
+class RaceTest {
+  private static final long DEADLINE = 1_000_000;
+
+  /** A connection that records being cut. */
+  private static final class Connection implements Abortable {
+    int aborts;
+
+    @Override
+    public void abort() {
+      aborts++;
+    }
+  }
+
+  private final Connection primary = new Connection();
+  private final Connection hedge = new Connection();
+  private final Race<Connection> race = new Race<>(DEADLINE, primary, 0, 4096);
+
+  @Test
+  void overdueFromTheDeadlineOnAndOnlyWhileNoSideMoved() {
+    assertFalse(race.overdue(DEADLINE - 1), "one tick before the deadline");
+    assertTrue(race.overdue(DEADLINE), "at the deadline");
+    assertTrue(race.startHedge());
+    assertFalse(race.overdue(DEADLINE + 1), "a hedge already started");
+    assertFalse(race.startHedge(), "only one hedge per packet");
+  }
+
+  @Test
+  void primaryFirstBeforeAnyHedge() {
+    assertTrue(race.claimForPrimary());
+    assertEquals(Race.State.PRIMARY_WON, race.state());
+    assertFalse(race.overdue(DEADLINE + 1));
+    assertFalse(race.startHedge(), "the watchdog came too late");
+  }
+
+  @Test
+  void primaryWinsWhileTheHedgeConnects() {
+    assertTrue(race.startHedge());
+    assertTrue(race.publishHedge(hedge), "the hedge is connecting");
+    assertTrue(race.claimForPrimary(), "the primary delivers first");
+    race.cancelHedge();
+    assertEquals(1, hedge.aborts, "the hedge's connection is cut at once");
+    assertFalse(race.hedgeDelivered(new Race.Winner<>(hedge, 1, ByteBuffer.allocate(1))),
+        "the cut hedge lost");
+    assertEquals(Race.State.PRIMARY_WON, race.state());
+    assertEquals(0, primary.aborts);
+  }
+
+  @Test
+  void primaryWinsBeforeTheHedgePublishesItsConnection() {
+    assertTrue(race.startHedge());
+    assertTrue(race.claimForPrimary());
+    race.cancelHedge(); // nothing to cut yet
+    assertFalse(race.publishHedge(hedge), "the hedge learns it lost and closes its connection");
+  }
+
+  @Test
+  void hedgeWins() throws Exception {
+    assertTrue(race.startHedge());
+    assertTrue(race.publishHedge(hedge));
+    Race.Winner<Connection> w = new Race.Winner<>(hedge, 1, ByteBuffer.allocate(8));
+    assertTrue(race.hedgeDelivered(w));
+    race.hedgeDone();
+    assertFalse(race.claimForPrimary(), "the primary, cut, finishes second");
+    assertSame(w, race.awaitHedge(), "the reader carries on from the hedge");
+    assertEquals(Race.State.HEDGE_WON, race.state());
+  }
+
+  @Test
+  void hedgeFailsThenThePrimaryDelivers() {
+    assertTrue(race.startHedge());
+    race.hedgeFailed();
+    race.hedgeDone();
+    assertEquals(Race.State.HEDGE_FAILED, race.state());
+    assertTrue(race.claimForPrimary());
+    assertEquals(Race.State.PRIMARY_WON, race.state());
+  }
+
+  @Test
+  void bothFailAndThePrimarysErrorIsTheReadersToHandle() {
+    assertTrue(race.startHedge());
+    race.hedgeFailed();
+    race.hedgeDone();
+    // The primary's read failed too: it still claims the race, so the reader (not a hedge
+    // thread) fails over to the next replica with the primary's error.
+    assertTrue(race.claimForPrimary());
+    assertFalse(race.hedgeDelivered(new Race.Winner<>(hedge, 1, ByteBuffer.allocate(1))));
+  }
+}

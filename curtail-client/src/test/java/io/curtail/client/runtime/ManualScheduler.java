@@ -1,0 +1,38 @@
+package io.curtail.client.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A {@link Scheduler} whose tasks run when a test says so, on the test's thread. */
+public final class ManualScheduler implements Scheduler {
+  private final List<Runnable> tasks = new ArrayList<>();
+  private final List<Long> periods = new ArrayList<>();
+  private boolean closed;
+
+  @Override
+  public void every(long periodNanos, Runnable task) {
+    tasks.add(task);
+    periods.add(periodNanos);
+  }
+
+  /** Runs every task once, in the order they were scheduled. */
+  public void runAll() {
+    for (Runnable t : tasks) {
+      t.run();
+    }
+  }
+
+  /** The period of the {@code i}-th task scheduled. */
+  public long periodNanos(int i) {
+    return periods.get(i);
+  }
+
+  public boolean closed() {
+    return closed;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+}
