@@ -11,6 +11,7 @@ import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
@@ -34,9 +35,9 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Curtail's own reader against real DataNodes: every kind of read compared byte for byte, hedging
@@ -46,24 +47,18 @@ import org.junit.jupiter.api.Test;
 class CurtailReadTest {
   private static final long KIB = 1024;
   private static final long BLOCK = 256 * KIB;
+  @RegisterExtension
+  static final FaultyClusterExtension CLUSTER =
+      new FaultyClusterExtension(b -> b.dataNodes(4).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem stock;
   private static int fileNo;
 
+  /** Short names for what {@link #CLUSTER} started. */
   @BeforeAll
-  static void start() throws IOException {
-    cluster = FaultyCluster.builder().dataNodes(4).blockSize(BLOCK).build();
-    stock = cluster.stockFileSystem();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (stock != null) {
-      stock.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void names() throws IOException {
+    cluster = CLUSTER.cluster();
+    stock = CLUSTER.stock();
   }
 
   private static CurtailDistributedFileSystem curtail(String... settings) throws IOException {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.util.Collections;
@@ -21,9 +22,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream.SyncFlag;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,29 +36,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CurtailWriteTest {
   private static final int KIB = 1024;
   private static final int BLOCK = 256 * KIB;
+  @RegisterExtension
+  static final FaultyClusterExtension CLUSTER =
+      new FaultyClusterExtension(b -> b.dataNodes(4).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem stock;
   private static CurtailDistributedFileSystem curtail;
   private static int fileNo;
 
+  /** Short names for what {@link #CLUSTER} started. */
   @BeforeAll
-  static void start() throws IOException {
-    cluster = FaultyCluster.builder().dataNodes(4).blockSize(BLOCK).build();
-    stock = cluster.stockFileSystem();
-    curtail = cluster.curtailFileSystem(Collections.emptyMap());
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (curtail != null) {
-      curtail.close();
-    }
-    if (stock != null) {
-      stock.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void names() throws IOException {
+    cluster = CLUSTER.cluster();
+    stock = CLUSTER.stock();
+    curtail = CLUSTER.curtail(Collections.emptyMap());
   }
 
   private static Path next() {

@@ -71,19 +71,19 @@ class FailFastWriteTest {
         CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
       Path p = new Path("/killed");
       long length = 6 * MIB;
-      Fault stopped = null;
-      try (FSDataOutputStream out = create(fs, p, (short) 3, 4 * MIB)) {
-        SeededData.write(out, 1, MIB);
-        out.hflush();
-        int victim = c.replicas(stock, p).get(0).get(1); // a DataNode in the middle
-        stopped = c.stop(victim);
-        byte[] rest = new byte[(int) (length - MIB)];
-        SeededData.fill(1, MIB, rest, 0, rest.length);
-        out.write(rest);
+      FSDataOutputStream out = create(fs, p, (short) 3, 4 * MIB);
+      SeededData.write(out, 1, MIB);
+      out.hflush();
+      int victim = c.replicas(stock, p).get(0).get(1); // a DataNode in the middle
+      try (Fault stopped = c.stop(victim)) {
+        try (FSDataOutputStream rest = out) {
+          byte[] bytes = new byte[(int) (length - MIB)];
+          SeededData.fill(1, MIB, bytes, 0, bytes.length);
+          rest.write(bytes);
+        }
+        assertTrue(fs.pipelineRecoveries() >= 1, "recovered " + fs.pipelineRecoveries());
+        verify(c, stock, p, 1, length, 3);
       }
-      assertTrue(fs.pipelineRecoveries() >= 1, "recovered " + fs.pipelineRecoveries());
-      verify(c, stock, p, 1, length, 3);
-      stopped.close();
     }
   }
 
@@ -117,17 +117,16 @@ class FailFastWriteTest {
         DistributedFileSystem stock = c.stockFileSystem();
         CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
       List<Fault> slow = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        slow.add(c.slowDisk(i, DiskFault.serviceTime(SLOW)));
-      }
-      for (short replication = 2; replication <= 3; replication++) {
-        Path p = new Path("/equal/r" + replication);
-        write(fs, p, replication, 4 * MIB, replication, 4 * MIB);
-        verify(c, stock, p, replication, 4 * MIB, replication);
-      }
-      assertEquals(0, fs.replacements(), "nobody is slower than the others");
-      for (Fault f : slow) {
-        f.close();
+      try (Fault all = Fault.all(slow)) {
+        for (int i = 0; i < 4; i++) {
+          slow.add(c.slowDisk(i, DiskFault.serviceTime(SLOW)));
+        }
+        for (short replication = 2; replication <= 3; replication++) {
+          Path p = new Path("/equal/r" + replication);
+          write(fs, p, replication, 4 * MIB, replication, 4 * MIB);
+          verify(c, stock, p, replication, 4 * MIB, replication);
+        }
+        assertEquals(0, fs.replacements(), "nobody is slower than the others");
       }
     }
   }
@@ -155,16 +154,15 @@ class FailFastWriteTest {
             "curtail.write.failfast.max.attempts", "2",
             "curtail.write.failfast.reconstruction.min.timeout.ms", "200"));
         Fault slow = c.slowDisk(0, DiskFault.serviceTime(SLOW))) {
-      List<Fault> slower = new ArrayList<>();
-      for (int i = 2; i < 5; i++) {
-        slower.add(c.slowDisk(i, DiskFault.serviceTime(Duration.ofMillis(100))));
-      }
       Path p = new Path("/abort");
-      write(fs, p, 6, 4 * MIB, (short) 2, 8 * MIB, c.address(0), c.address(1));
-      assertEquals(0, fs.replacements());
-      assertEquals(2, fs.rebuildsAborted(), "two tries, each aborted");
-      for (Fault f : slower) {
-        f.close();
+      List<Fault> slower = new ArrayList<>();
+      try (Fault all = Fault.all(slower)) {
+        for (int i = 2; i < 5; i++) {
+          slower.add(c.slowDisk(i, DiskFault.serviceTime(Duration.ofMillis(100))));
+        }
+        write(fs, p, 6, 4 * MIB, (short) 2, 8 * MIB, c.address(0), c.address(1));
+        assertEquals(0, fs.replacements());
+        assertEquals(2, fs.rebuildsAborted(), "two tries, each aborted");
       }
       verify(c, stock, p, 6, 4 * MIB, 2);
       assertTrue(c.replicas(stock, p).get(0).contains(0), "dn0 kept");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,9 +22,9 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Each fault of the test cluster does what it says, seen through the stock client, and touches
@@ -35,24 +36,18 @@ class FaultyClusterTest {
   private static final long BLOCK = 8 * MIB;
   private static final Duration SERVICE = Duration.ofMillis(10);
 
+  @RegisterExtension
+  static final FaultyClusterExtension CLUSTER =
+      new FaultyClusterExtension(b -> b.dataNodes(4).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem fs;
   private static int fileNo;
 
+  /** Short names for what {@link #CLUSTER} started. */
   @BeforeAll
-  static void start() throws IOException {
-    cluster = FaultyCluster.builder().dataNodes(4).blockSize(BLOCK).build();
-    fs = cluster.stockFileSystem();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (fs != null) {
-      fs.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void names() throws IOException {
+    cluster = CLUSTER.cluster();
+    fs = CLUSTER.stock();
   }
 
   /** Writes a one-replica file on DataNode {@code dn}, checks it landed there, returns its path. */

@@ -8,30 +8,28 @@ import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.conf.InvalidConfigException;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.util.Collections;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Curtail swaps in the way Spark and MapReduce users will swap it in: {@code fs.hdfs.impl}. */
 class SwapInTest {
+  @RegisterExtension
+  static final FaultyClusterExtension CLUSTER =
+      new FaultyClusterExtension(b -> b.dataNodes(3));
   private static FaultyCluster cluster;
 
+  /** Short names for what {@link #CLUSTER} started. */
   @BeforeAll
-  static void start() throws IOException {
-    cluster = FaultyCluster.builder().dataNodes(3).build();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void names() throws IOException {
+    cluster = CLUSTER.cluster();
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.curtail.client.track.NodeId;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -28,10 +29,10 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.net.NetUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hedging one block at a time, with the replica order fixed by the test (the NameNode shuffles
@@ -40,6 +41,9 @@ import org.junit.jupiter.api.Test;
 class HedgedBlockReadTest {
   private static final int KIB = 1024;
   private static final int BLOCK = 256 * KIB; // four 64 KiB packets
+  @RegisterExtension
+  static final FaultyClusterExtension CLUSTER =
+      new FaultyClusterExtension(b -> b.dataNodes(4).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem fs;
   private static int fileNo;
@@ -47,16 +51,11 @@ class HedgedBlockReadTest {
   private static final CurtailRuntime RUNTIME =
       CurtailRuntime.create(NanoClock.SYSTEM, CurtailConfig.defaults());
 
+  /** Short names for what {@link #CLUSTER} started. */
   @BeforeAll
-  static void start() throws IOException {
-    cluster = FaultyCluster.builder().dataNodes(4).blockSize(BLOCK).build();
-    fs = cluster.stockFileSystem();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    fs.close();
-    cluster.close();
+  static void names() throws IOException {
+    cluster = CLUSTER.cluster();
+    fs = CLUSTER.stock();
   }
 
   /** Every DataNode starts each test looking healthy to the JVM. */
