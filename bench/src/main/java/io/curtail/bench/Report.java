@@ -19,12 +19,6 @@ import java.util.Map;
  * per scenario and {@code report.md} tying them together.
  */
 final class Report {
-  private static final String HEADER = String.format(Locale.ROOT,
-      "%-14s %6s %9s %9s %9s %9s %9s %8s %8s %7s %5s %7s %11s %9s %10s %11s",
-      "mode", "files", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "MiB/s", "cpu/MiB",
-      "hedges",
-      "won", "repl/blk", "verified", "all ok", "p99/stock", "p99/oracle");
-
   private Report() {}
 
   static void printTables(RunResult r, PrintStream out) {
@@ -33,27 +27,24 @@ final class Report {
       out.println();
       out.println("== " + s.name() + ": " + s.description());
       out.println("   fault: " + s.faultDescription() + "; workload: " + s.workload());
-      out.println(HEADER);
+      StringBuilder header = new StringBuilder();
+      for (Summary.Column c : Summary.Column.table()) {
+        header.append(cell(c, c.title));
+      }
+      out.println(header.toString().trim());
       for (Summary m : sr.summaries) {
-        out.println(row(m));
+        StringBuilder row = new StringBuilder();
+        for (Summary.Column c : Summary.Column.table()) {
+          row.append(cell(c, c.text(m)));
+        }
+        out.println(row.toString().trim());
       }
     }
   }
 
-  private static String row(Summary m) {
-    return String.format(Locale.ROOT,
-        "%-14s %6d %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f %7d %5d %7s %11s %9s %10s %11s",
-        m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec, m.cpuMsPerMib,
-        m.hedgesTried, m.hedgesWon, m.replacementsPerBlocks(), mib(m.bytesVerified),
-        m.bytesVerified == m.bytes ? "yes" : "NO", ratio(m.p99VsStock), ratio(m.p99VsOracle));
-  }
-
-  private static String mib(long bytes) {
-    return String.format(Locale.ROOT, "%.0f MiB", bytes / (1024.0 * 1024));
-  }
-
-  private static String ratio(double x) {
-    return Double.isNaN(x) ? "-" : String.format(Locale.ROOT, "%.2fx", x);
+  /** {@code text} padded to the column's width, with the space that separates columns. */
+  private static String cell(Summary.Column c, String text) {
+    return String.format(Locale.ROOT, "%" + c.width + "s ", text);
   }
 
   /** Writes every result file under {@code dir}. */
@@ -106,24 +97,9 @@ final class Report {
       List<Object> modes = new ArrayList<>();
       for (Summary m : sr.summaries) {
         Map<String, Object> j = new LinkedHashMap<>();
-        j.put("mode", m.mode);
-        j.put("files", m.files);
-        j.put("p50_ms", num(m.p50Ms));
-        j.put("p90_ms", num(m.p90Ms));
-        j.put("p99_ms", num(m.p99Ms));
-        j.put("p999_ms", num(m.p999Ms));
-        j.put("max_ms", num(m.maxMs));
-        j.put("throughput_mib_s", num(m.mibPerSec));
-        j.put("cpu_ms_per_mib", num(m.cpuMsPerMib));
-        j.put("hedges_tried", m.hedgesTried);
-        j.put("hedges_won", m.hedgesWon);
-        j.put("replacements", m.replacements);
-        j.put("blocks_written", m.blocksWritten);
-        j.put("bytes", m.bytes);
-        j.put("bytes_verified", m.bytesVerified);
-        j.put("background_bytes", m.backgroundBytes);
-        j.put("p99_vs_stock", num(m.p99VsStock));
-        j.put("p99_vs_oracle", num(m.p99VsOracle));
+        for (Summary.Column c : Summary.Column.data()) {
+          j.put(c.key, c.number(m));
+        }
         modes.add(j);
       }
       s.put("modes", modes);
@@ -133,21 +109,21 @@ final class Report {
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file, root);
   }
 
-  private static Object num(double x) {
-    return Double.isNaN(x) || Double.isInfinite(x) ? null : Math.round(x * 1000) / 1000.0;
-  }
-
   private static void writeSummaryCsv(RunResult r, File file) throws IOException {
     try (PrintWriter w = new PrintWriter(file, StandardCharsets.UTF_8.name())) {
-      w.println("scenario,mode,files,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,throughput_mib_s,"
-          + "cpu_ms_per_mib,hedges_tried,hedges_won,replacements,bytes,bytes_verified,p99_vs_stock,p99_vs_oracle");
+      StringBuilder header = new StringBuilder("scenario");
+      for (Summary.Column c : Summary.Column.data()) {
+        header.append(',').append(c.key);
+      }
+      w.println(header);
       for (RunResult.ScenarioResult sr : r.scenarios) {
         for (Summary m : sr.summaries) {
-          w.println(String.join(",", sr.scenario.name(), m.mode, Integer.toString(m.files),
-              csv(m.p50Ms), csv(m.p90Ms), csv(m.p99Ms), csv(m.p999Ms), csv(m.maxMs),
-              csv(m.mibPerSec), csv(m.cpuMsPerMib), Long.toString(m.hedgesTried), Long.toString(m.hedgesWon),
-              Long.toString(m.replacements), Long.toString(m.bytes),
-              Long.toString(m.bytesVerified), csv(m.p99VsStock), csv(m.p99VsOracle)));
+          StringBuilder row = new StringBuilder(sr.scenario.name());
+          for (Summary.Column c : Summary.Column.data()) {
+            Object v = c.number(m);
+            row.append(',').append(v == null ? "" : v);
+          }
+          w.println(row);
         }
       }
     }
@@ -189,19 +165,21 @@ final class Report {
         w.println(s.description() + ". Fault: " + s.faultDescription() + ". Workload: "
             + s.workload() + ".");
         w.println();
-        w.println("| mode | files | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | MiB/s"
-            + " | CPU ms/MiB | hedges | won | replaced/blocks | verified | all ok | p99/stock"
-            + " | p99/oracle |");
-        w.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+        StringBuilder header = new StringBuilder("|");
+        StringBuilder rule = new StringBuilder("|");
+        for (Summary.Column c : Summary.Column.table()) {
+          header.append(' ').append(c.title).append(" |");
+          rule.append(c.kind == Summary.Kind.TEXT ? "---|" : "---:|");
+        }
+        w.println(header);
+        w.println(rule);
         for (Summary m : sr.summaries) {
-          w.println(String.format(Locale.ROOT,
-              "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %d | %d | %s | %s | %s"
-                  + " | %s | %s |",
-              m.mode, m.files, m.p50Ms, m.p90Ms, m.p99Ms, m.p999Ms, m.maxMs, m.mibPerSec,
-              m.cpuMsPerMib,
-              m.hedgesTried, m.hedgesWon, m.replacementsPerBlocks(), mib(m.bytesVerified),
-              m.bytesVerified == m.bytes ? "yes" : "**NO**", ratio(m.p99VsStock),
-              ratio(m.p99VsOracle)));
+          StringBuilder row = new StringBuilder("|");
+          for (Summary.Column c : Summary.Column.table()) {
+            String text = c.text(m);
+            row.append(' ').append(text.equals("NO") ? "**NO**" : text).append(" |");
+          }
+          w.println(row);
         }
         w.println();
         w.println("![" + s.name() + " CDF](plots/" + s.name() + "-cdf.png)");

@@ -1,10 +1,113 @@
 package io.curtail.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
 
-/** One mode's figures in one scenario, over all its rounds. */
+/**
+ * One mode's figures in one scenario, over all its rounds, and the {@link Column}s every
+ * rendering of them (the console table, {@code report.md}, {@code results.json},
+ * {@code summary.csv}) takes its names, order and values from.
+ */
 public final class Summary {
+  /** How a column's value is written. */
+  enum Kind { TEXT, COUNT, DECIMAL, RATIO }
+
+  /** One figure: its machine name (JSON, CSV), its title and width in tables, and its value. */
+  enum Column {
+    MODE("mode", "mode", -14, Kind.TEXT, s -> s.mode),
+    FILES("files", "files", 6, Kind.COUNT, s -> s.files),
+    P50("p50_ms", "p50 ms", 9, Kind.DECIMAL, s -> s.p50Ms),
+    P90("p90_ms", "p90 ms", 9, Kind.DECIMAL, s -> s.p90Ms),
+    P99("p99_ms", "p99 ms", 9, Kind.DECIMAL, s -> s.p99Ms),
+    P999("p999_ms", "p99.9 ms", 9, Kind.DECIMAL, s -> s.p999Ms),
+    MAX("max_ms", "max ms", 9, Kind.DECIMAL, s -> s.maxMs),
+    THROUGHPUT("throughput_mib_s", "MiB/s", 8, Kind.DECIMAL, s -> s.mibPerSec),
+    CPU("cpu_ms_per_mib", "cpu/MiB", 8, Kind.DECIMAL, s -> s.cpuMsPerMib),
+    HEDGES("hedges_tried", "hedges", 7, Kind.COUNT, s -> s.hedgesTried),
+    WON("hedges_won", "won", 5, Kind.COUNT, s -> s.hedgesWon),
+    REPLACEMENTS("replacements", null, 0, Kind.COUNT, s -> s.replacements),
+    BLOCKS("blocks_written", null, 0, Kind.COUNT, s -> s.blocksWritten),
+    REPLACED_PER_BLOCK(null, "repl/blk", 8, Kind.TEXT, Summary::replacementsPerBlocks),
+    BYTES("bytes", null, 0, Kind.COUNT, s -> s.bytes),
+    BYTES_VERIFIED("bytes_verified", null, 0, Kind.COUNT, s -> s.bytesVerified),
+    VERIFIED_MIB(null, "verified", 11, Kind.TEXT,
+        s -> String.format(Locale.ROOT, "%.0f MiB", s.bytesVerified / (1024.0 * 1024))),
+    ALL_OK(null, "all ok", 7, Kind.TEXT, s -> s.bytesVerified == s.bytes ? "yes" : "NO"),
+    BACKGROUND("background_bytes", null, 0, Kind.COUNT, s -> s.backgroundBytes),
+    VS_STOCK("p99_vs_stock", "p99/stock", 10, Kind.RATIO, s -> s.p99VsStock),
+    VS_ORACLE("p99_vs_oracle", "p99/oracle", 11, Kind.RATIO, s -> s.p99VsOracle);
+
+    /** Name in JSON and CSV; null for a column only tables show. */
+    final String key;
+    /** Title in tables; null for a column only JSON and CSV carry. */
+    final String title;
+    /** Width in the console table; negative: left-aligned. */
+    final int width;
+    final Kind kind;
+    private final Function<Summary, Object> value;
+
+    Column(String key, String title, int width, Kind kind, Function<Summary, Object> value) {
+      this.key = key;
+      this.title = title;
+      this.width = width;
+      this.kind = kind;
+      this.value = value;
+    }
+
+    Object of(Summary s) {
+      return value.apply(s);
+    }
+
+    /** The value as tables show it: decimals to a tenth, ratios as "0.12x", NaN as "-". */
+    String text(Summary s) {
+      Object v = of(s);
+      switch (kind) {
+        case DECIMAL:
+          return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+        case RATIO:
+          return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.2fx", v);
+        default:
+          return String.valueOf(v);
+      }
+    }
+
+    /** The value as JSON and CSV carry it: a number to a thousandth, NaN as null. */
+    Object number(Summary s) {
+      Object v = of(s);
+      if (v instanceof Double) {
+        double d = (Double) v;
+        return Double.isNaN(d) || Double.isInfinite(d) ? null : Math.round(d * 1000) / 1000.0;
+      }
+      return v;
+    }
+
+    /** The columns tables show, in order. */
+    static List<Column> table() {
+      List<Column> out = new ArrayList<>();
+      for (Column c : values()) {
+        if (c.title != null) {
+          out.add(c);
+        }
+      }
+      return Collections.unmodifiableList(out);
+    }
+
+    /** The columns JSON and CSV carry, in order. */
+    static List<Column> data() {
+      List<Column> out = new ArrayList<>();
+      for (Column c : values()) {
+        if (c.key != null) {
+          out.add(c);
+        }
+      }
+      return Collections.unmodifiableList(out);
+    }
+  }
+
   final String scenario;
   final String mode;
   final int files;
@@ -33,7 +136,7 @@ public final class Summary {
   private Summary(String scenario, String mode, List<Batch> batches) {
     this.scenario = scenario;
     this.mode = mode;
-    List<Long> latencies = new ArrayList<>();
+    List<Long> nanos = new ArrayList<>();
     long wall = 0;
     long cpu = 0;
     long bytes = 0;
@@ -45,7 +148,7 @@ public final class Summary {
     long background = 0;
     for (Batch b : batches) {
       for (FileSample f : b.samples) {
-        latencies.add(f.latencyNanos);
+        nanos.add(f.latencyNanos);
         bytes += f.bytes;
       }
       wall += b.wallNanos;
@@ -57,13 +160,13 @@ public final class Summary {
       blocks += b.blocksWritten;
       background += b.backgroundBytes;
     }
-    latencies.sort(null);
-    this.files = latencies.size();
-    this.p50Ms = percentileMs(latencies, 0.50);
-    this.p90Ms = percentileMs(latencies, 0.90);
-    this.p99Ms = percentileMs(latencies, 0.99);
-    this.p999Ms = percentileMs(latencies, 0.999);
-    this.maxMs = percentileMs(latencies, 1.0);
+    Latencies latencies = Latencies.of(nanos);
+    this.files = latencies.count();
+    this.p50Ms = latencies.percentileMs(0.50);
+    this.p90Ms = latencies.percentileMs(0.90);
+    this.p99Ms = latencies.percentileMs(0.99);
+    this.p999Ms = latencies.percentileMs(0.999);
+    this.maxMs = latencies.percentileMs(1.0);
     this.mibPerSec = wall == 0 ? 0 : bytes / (1024.0 * 1024) / (wall / 1e9);
     this.cpuMsPerMib = bytes == 0 ? Double.NaN : cpu / 1e6 / (bytes / (1024.0 * 1024));
     this.bytes = bytes;
@@ -82,15 +185,6 @@ public final class Summary {
 
   static Summary of(String scenario, String mode, List<Batch> batches) {
     return new Summary(scenario, mode, batches);
-  }
-
-  /** Nearest rank: the smallest latency with at least {@code p} of all at or below it. */
-  public static double percentileMs(List<Long> sorted, double p) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(p * sorted.size());
-    return sorted.get(Math.max(0, rank - 1)) / 1e6;
   }
 
   /** Fills the p99 ratios from the stock and oracle summaries of the same scenario. */
@@ -130,5 +224,10 @@ public final class Summary {
 
   public long hedgesTried() {
     return hedgesTried;
+  }
+
+  @Override
+  public String toString() {
+    return scenario + "/" + mode + Arrays.toString(new double[] {p50Ms, p99Ms});
   }
 }

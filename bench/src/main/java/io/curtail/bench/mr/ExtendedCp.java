@@ -1,8 +1,8 @@
 package io.curtail.bench.mr;
 
+import io.curtail.bench.Latencies;
 import io.curtail.bench.Mode;
 import io.curtail.bench.Op;
-import io.curtail.bench.Summary;
 import io.curtail.bench.Workload;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -151,13 +151,11 @@ public final class ExtendedCp extends Configured implements Tool {
     long files = counters.findCounter(Counter.FILES).getValue();
     long bytes = counters.findCounter(Counter.BYTES).getValue();
     long verified = counters.findCounter(Counter.BYTES_VERIFIED).getValue();
-    List<Long> latencies = readLatencies(fs, output);
-    latencies.sort(null);
+    Latencies latencies = Latencies.of(readLatencies(fs, output));
     out.printf(Locale.ROOT, "ExtendedCP %s %s: %d files, %d bytes, %d verified%s; per-file latency"
             + " ms p50 %.1f p90 %.1f p99 %.1f max %.1f%n", op, mode, files, bytes, verified,
-        verified == bytes ? "" : " (MISMATCH)", Summary.percentileMs(latencies, 0.5),
-        Summary.percentileMs(latencies, 0.9), Summary.percentileMs(latencies, 0.99),
-        Summary.percentileMs(latencies, 1.0));
+        verified == bytes ? "" : " (MISMATCH)", latencies.percentileMs(0.5),
+        latencies.percentileMs(0.9), latencies.percentileMs(0.99), latencies.percentileMs(1.0));
     fs.delete(input, false);
     return verified == bytes ? 0 : 1;
   }
