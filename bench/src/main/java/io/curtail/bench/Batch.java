@@ -19,10 +19,14 @@ final class Batch {
   /** Blocks Curtail's writer allocated (0 for stock modes, which do not count them). */
   final long blocksWritten;
   final long backgroundBytes;
+  /** Times of the small operations files are made of (positional reads, hflushes), if any. */
+  final List<Long> opNanos;
+  /** Bytes the process allocated meanwhile, as CPU time counts: clients and cluster alike. */
+  final long allocatedBytes;
 
   Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
       long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
-      long backgroundBytes) {
+      long backgroundBytes, List<Long> opNanos, long allocatedBytes) {
     this.samples = samples;
     this.wallNanos = wallNanos;
     this.cpuNanos = cpuNanos;
@@ -33,5 +37,7 @@ final class Batch {
     this.replacements = replacements;
     this.blocksWritten = blocksWritten;
     this.backgroundBytes = backgroundBytes;
+    this.opNanos = opNanos;
+    this.allocatedBytes = allocatedBytes;
   }
 }

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
+import java.util.Random;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -21,43 +23,109 @@ public enum Op {
   /** Create the file and write it sequentially from memory. */
   WRITE {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w)
-        throws IOException {
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
       return write(fs, path, seed, length, w, null);
+    }
+  },
+  /** Create the file and write it with an {@code hflush} every {@link #HFLUSH_BYTES}: a WAL. */
+  WRITE_HFLUSH {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
+      byte[] chunk = new byte[HFLUSH_BYTES];
+      try (FSDataOutputStream out = fs.create(path, true, IO_BUFFER, w.replication(),
+          w.blockSize())) {
+        for (long pos = 0; pos < length; pos += HFLUSH_BYTES) {
+          int n = (int) Math.min(HFLUSH_BYTES, length - pos);
+          SeededData.fill(seed, pos, chunk, 0, n);
+          long start = System.nanoTime();
+          out.write(chunk, 0, n);
+          out.hflush();
+          opNanos.accept(System.nanoTime() - start);
+        }
+      }
+      return 0;
     }
   },
   /** Read the file sequentially to its end. */
   READ {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w)
-        throws IOException {
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
       try (InputStream in = fs.open(path, IO_BUFFER)) {
         SeededData.verify(in, seed, length, path.toString());
       }
       return length;
     }
   },
-  /** Read the file with positional reads ({@code pread}) of {@link #PREAD_BYTES} each. */
+  /** Read the whole file with positional reads ({@code pread}) of {@link #PREAD_BYTES} each. */
   PREAD {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w)
-        throws IOException {
-      byte[] got = new byte[PREAD_BYTES];
-      byte[] want = new byte[PREAD_BYTES];
-      try (FSDataInputStream in = fs.open(path, IO_BUFFER)) {
-        for (long pos = 0; pos < length; pos += PREAD_BYTES) {
-          int n = (int) Math.min(PREAD_BYTES, length - pos);
-          in.readFully(pos, got, 0, n);
-          SeededData.check(got, n, seed, pos, want, path.toString());
-        }
-      }
-      return length;
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
+      return preads(fs, path, seed, length, PREAD_BYTES, length / PREAD_BYTES, false, opNanos);
+    }
+  },
+  /** {@link #RANDOM_READS} positional reads of 4 KiB at random offsets: HBase, Parquet footers. */
+  PREAD_4K {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
+      return preads(fs, path, seed, length, 4 * 1024, RANDOM_READS, true, opNanos);
+    }
+
+    @Override
+    long bytesMoved(long fileBytes) {
+      return RANDOM_READS * 4 * 1024L;
+    }
+  },
+  /** {@link #RANDOM_READS} positional reads of 64 KiB at random offsets. */
+  PREAD_64K {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
+      return preads(fs, path, seed, length, 64 * 1024, RANDOM_READS, true, opNanos);
+    }
+
+    @Override
+    long bytesMoved(long fileBytes) {
+      return RANDOM_READS * 64 * 1024L;
     }
   };
 
-  /** Bytes per positional read: a typical columnar-format range read. */
+  /** Bytes per whole-file positional read: a typical columnar-format range read. */
   public static final int PREAD_BYTES = 1 << 20;
+  /** Positional reads per file for the random-offset ops. */
+  public static final int RANDOM_READS = 128;
+  /** Bytes between two {@code hflush} calls of {@link #WRITE_HFLUSH}. */
+  public static final int HFLUSH_BYTES = 8 * 1024;
   private static final int IO_BUFFER = 64 * 1024;
+
+  /**
+   * {@code count} positional reads of {@code size} bytes, at offsets from the file's start in
+   * order, or at random offsets (drawn from the file's seed, so every mode reads the same ones);
+   * each read's time goes to {@code opNanos} and its bytes are checked. Returns bytes read.
+   */
+  private static long preads(FileSystem fs, Path path, long seed, long length, int size,
+      long count, boolean random, LongConsumer opNanos) throws IOException {
+    byte[] got = new byte[size];
+    byte[] want = new byte[size];
+    Random offsets = new Random(seed);
+    long total = 0;
+    try (FSDataInputStream in = fs.open(path, IO_BUFFER)) {
+      for (long i = 0; i < count || (!random && i * size < length); i++) {
+        long pos = random ? (long) (offsets.nextDouble() * (length - size)) : i * size;
+        int n = (int) Math.min(size, length - pos);
+        long start = System.nanoTime();
+        in.readFully(pos, got, 0, n);
+        opNanos.accept(System.nanoTime() - start);
+        SeededData.check(got, n, seed, pos, want, path.toString());
+        total += n;
+      }
+    }
+    return total;
+  }
 
   /**
    * Writes a file through {@code pipeline}, in that order (favoured nodes with client locality
@@ -89,11 +157,31 @@ public enum Op {
     throw new IllegalArgumentException("placing a pipeline needs HDFS, not " + fs.getUri());
   }
 
-  /** Runs the op on one file; returns the bytes it verified (0 for writes). */
-  public abstract long run(FileSystem fs, Path path, long seed, long length, Workload w)
-      throws IOException;
+  /**
+   * Runs the op on one file of {@code length} bytes; returns the bytes it verified (0 for writes,
+   * which are verified after the run). Ops made of many small operations (small reads, hflushes)
+   * give each one's time to {@code opNanos}.
+   */
+  public abstract long run(FileSystem fs, Path path, long seed, long length, Workload w,
+      LongConsumer opNanos) throws IOException;
+
+  /** {@link #run} without per-operation times. */
+  public long run(FileSystem fs, Path path, long seed, long length, Workload w)
+      throws IOException {
+    return run(fs, path, seed, length, w, nanos -> { });
+  }
+
+  /** Bytes the op moves on a file of {@code fileBytes}: the file, unless it reads samples. */
+  long bytesMoved(long fileBytes) {
+    return fileBytes;
+  }
 
   boolean writes() {
-    return this == WRITE;
+    return this == WRITE || this == WRITE_HFLUSH;
+  }
+
+  /** Whether the op reads with positional reads (which stock's hedged reads cover). */
+  boolean positional() {
+    return this == PREAD || this == PREAD_4K || this == PREAD_64K;
   }
 }

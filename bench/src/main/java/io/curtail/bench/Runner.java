@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -85,6 +86,7 @@ final class Runner {
     Workload w = s.workload();
     Path out = new Path("/curtail-bench/" + s.name() + "/" + mode.label() + "/r" + round);
     List<FileSample> samples = Collections.synchronizedList(new ArrayList<>());
+    List<Long> opNanos = Collections.synchronizedList(new ArrayList<>());
     DFSHedgedReadMetrics hedges = null;
     long hedgesTried = 0;
     long hedgesWon = 0;
@@ -92,6 +94,7 @@ final class Runner {
     long blocks = 0;
     long wall;
     long cpu;
+    long allocated;
     long background;
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
     Configuration batchConf = conf(mode);
@@ -111,10 +114,11 @@ final class Runner {
       List<Future<?>> done = new ArrayList<>();
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
+      long allocatedStart = allocatedBytes();
       for (int c = 0; c < w.clients(); c++) {
         int client = c;
         done.add(clients.submit(() -> {
-          runClient(fs, s, mode, round, client, out, samples);
+          runClient(fs, s, mode, round, client, out, samples, opNanos::add);
           return null;
         }));
       }
@@ -123,6 +127,7 @@ final class Runner {
       }
       wall = System.nanoTime() - start;
       cpu = processCpuNanos() - cpuStart;
+      allocated = allocatedBytes() - allocatedStart;
       background = load.bytes();
       if (hedges != null) {
         hedgesTried = hedges.getHedgedReadOps() - hedgesTried;
@@ -140,11 +145,11 @@ final class Runner {
     long[] writtenAndVerified = verifyWrites(s, round, out);
     long readVerified = 0;
     for (FileSample f : samples) {
-      readVerified += f.op.equals("write") ? 0 : f.bytes;
+      readVerified += Op.valueOf(f.op.toUpperCase(Locale.ROOT)).writes() ? 0 : f.bytes;
     }
     return new Batch(new ArrayList<>(samples), wall, cpu, writtenAndVerified[0],
         writtenAndVerified[1] + readVerified, hedgesTried, hedgesWon, replacements, blocks,
-        background);
+        background, new ArrayList<>(opNanos), allocated);
   }
 
   /** CPU time of this whole process so far; 0 where the JVM cannot tell. */
@@ -154,23 +159,39 @@ final class Runner {
         ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
   }
 
+  /**
+   * Bytes every thread of this process allocated so far, ended ones included (a DataNode ends a
+   * thread per connection): {@code getTotalThreadAllocatedBytes}, which JDK 14 added, called
+   * reflectively since the jar is built for Java 11; 0 where the JVM cannot tell.
+   */
+  private static long allocatedBytes() {
+    try {
+      Object total = com.sun.management.ThreadMXBean.class
+          .getMethod("getTotalThreadAllocatedBytes").invoke(ManagementFactory.getThreadMXBean());
+      return Math.max(0, (Long) total);
+    } catch (ReflectiveOperationException | RuntimeException notThisJvm) {
+      return 0;
+    }
+  }
+
   private void runClient(FileSystem fs, Scenario s, Mode mode, int round, int client, Path out,
-      List<FileSample> samples) throws IOException {
+      List<FileSample> samples, LongConsumer opNanos) throws IOException {
     Workload w = s.workload();
     Op op = w.op(client);
     for (int f = 0; f < w.filesPerClient(); f++) {
       Path path = op.writes() ? new Path(out, "c" + client + "-f" + f) : readFile(s, client, f);
       long fileSeed = fileSeed(s, op.writes() ? round : -1, client, f);
       long t0 = System.nanoTime();
-      if (op.writes()) {
+      if (op == Op.WRITE) {
         Op.write(fs, path, fileSeed, w.fileBytes(), w,
             target.pipeline(s, client * w.filesPerClient() + f));
       } else {
-        op.run(fs, path, fileSeed, w.fileBytes(), w);
+        op.run(fs, path, fileSeed, w.fileBytes(), w, opNanos);
       }
       long t1 = System.nanoTime();
       samples.add(new FileSample(s.name(), mode.label(), round, client, f,
-          op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0, w.fileBytes()));
+          op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0,
+          op.bytesMoved(w.fileBytes())));
     }
   }
 

@@ -37,6 +37,22 @@ public final class Scenario {
     add(new Scenario("healthy-read", "no fault, reads only: each mode's read throughput",
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ, Op.PREAD),
         "none", null));
+    add(new Scenario("healthy-blocks",
+        "no fault, files of three blocks read across their blocks: sequential reads, 1 MiB preads",
+        new Workload(4, 3, 12 * MIB, 0, (short) 3, 4 * MIB, Op.READ, Op.PREAD),
+        "none", null));
+    add(new Scenario("healthy-write",
+        "no fault, writes of files of three blocks: each mode's write cost",
+        new Workload(4, 3, 12 * MIB, 0, (short) 3, 4 * MIB, Op.WRITE),
+        "none", null));
+    add(new Scenario("healthy-small-preads",
+        "no fault, positional reads of 4 KiB and of 64 KiB at random offsets",
+        new Workload(4, 4, 16 * MIB, 0, (short) 3, BLOCK, Op.PREAD_4K, Op.PREAD_64K),
+        "none", null));
+    add(new Scenario("healthy-hflush",
+        "no fault, writes with an hflush every 8 KiB (a write-ahead log)",
+        new Workload(4, 3, MIB, 0, (short) 3, BLOCK, Op.WRITE_HFLUSH),
+        "none", null));
     add(new Scenario("write-slow-disk",
         "writes; one DataNode's disk is a FIFO queue at 10 ms a packet (~10× healthy)",
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),

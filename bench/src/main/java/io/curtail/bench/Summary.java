@@ -14,7 +14,7 @@ import java.util.function.Function;
  */
 public final class Summary {
   /** How a column's value is written. */
-  enum Kind { TEXT, COUNT, DECIMAL, RATIO }
+  enum Kind { TEXT, COUNT, DECIMAL, PRECISE, RATIO }
 
   /** One figure: its machine name (JSON, CSV), its title and width in tables, and its value. */
   enum Column {
@@ -27,6 +27,9 @@ public final class Summary {
     MAX("max_ms", "max ms", 9, Kind.DECIMAL, s -> s.maxMs),
     THROUGHPUT("throughput_mib_s", "MiB/s", 8, Kind.DECIMAL, s -> s.mibPerSec),
     CPU("cpu_ms_per_mib", "cpu/MiB", 8, Kind.DECIMAL, s -> s.cpuMsPerMib),
+    ALLOC("alloc_kib_per_mib", "KiB/MiB", 8, Kind.COUNT, s -> s.allocKibPerMib),
+    OP_P50("op_p50_ms", "op p50", 7, Kind.PRECISE, s -> s.opP50Ms),
+    OP_P99("op_p99_ms", "op p99", 7, Kind.PRECISE, s -> s.opP99Ms),
     HEDGES("hedges_tried", "hedges", 7, Kind.COUNT, s -> s.hedgesTried),
     WON("hedges_won", "won", 5, Kind.COUNT, s -> s.hedgesWon),
     REPLACEMENTS("replacements", null, 0, Kind.COUNT, s -> s.replacements),
@@ -68,6 +71,8 @@ public final class Summary {
       switch (kind) {
         case DECIMAL:
           return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+        case PRECISE:
+          return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
         case RATIO:
           return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.2fx", v);
         default:
@@ -122,6 +127,14 @@ public final class Summary {
    * whole HDFS stack costs, a steadier measure of overhead than throughput on a busy machine.
    */
   final double cpuMsPerMib;
+  /** KiB the process allocated per MiB of files moved, as CPU time counts. */
+  final long allocKibPerMib;
+  /**
+   * Per-operation latency where files are made of many small operations (positional reads,
+   * hflushes): what an HBase or Parquet reader waits for each time. NaN otherwise.
+   */
+  final double opP50Ms;
+  final double opP99Ms;
   final long hedgesTried;
   final long hedgesWon;
   final long replacements;
@@ -137,6 +150,8 @@ public final class Summary {
     this.scenario = scenario;
     this.mode = mode;
     List<Long> nanos = new ArrayList<>();
+    List<Long> opNanos = new ArrayList<>();
+    long allocated = 0;
     long wall = 0;
     long cpu = 0;
     long bytes = 0;
@@ -151,6 +166,8 @@ public final class Summary {
         nanos.add(f.latencyNanos);
         bytes += f.bytes;
       }
+      opNanos.addAll(b.opNanos);
+      allocated += b.allocatedBytes;
       wall += b.wallNanos;
       cpu += b.cpuNanos;
       verified += b.bytesVerified;
@@ -169,6 +186,10 @@ public final class Summary {
     this.maxMs = latencies.percentileMs(1.0);
     this.mibPerSec = wall == 0 ? 0 : bytes / (1024.0 * 1024) / (wall / 1e9);
     this.cpuMsPerMib = bytes == 0 ? Double.NaN : cpu / 1e6 / (bytes / (1024.0 * 1024));
+    this.allocKibPerMib = bytes == 0 ? 0 : Math.round(allocated / 1024.0 / (bytes / (1024.0 * 1024)));
+    Latencies ops = Latencies.of(opNanos);
+    this.opP50Ms = ops.percentileMs(0.50);
+    this.opP99Ms = ops.percentileMs(0.99);
     this.bytes = bytes;
     this.bytesVerified = verified;
     this.hedgesTried = tried;

@@ -82,7 +82,7 @@ public final class Workload {
 
   public boolean preads() {
     for (Op op : opsByClient) {
-      if (op == Op.PREAD) {
+      if (op.positional()) {
         return true;
       }
     }

@@ -6,6 +6,7 @@ import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
+import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.Replacement;
 import io.curtail.client.write.WriteContext;
@@ -15,6 +16,7 @@ import java.net.URI;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
@@ -87,8 +89,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     runtime = CurtailRuntime.acquire(getUri().getAuthority(), parsed);
     String name = "curtail-" + CLIENTS.incrementAndGet();
     if (parsed.readHedging() != HedgingMode.OFF) {
+      // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*).
+      ConnectionPool connections = new ConnectionPool(runtime.clock(),
+          getClient().getConf().getShortCircuitConf().getSocketCacheCapacity(),
+          TimeUnit.MILLISECONDS.toNanos(getClient().getConf().getShortCircuitConf().getSocketCacheExpiry()));
       reads = new ReadContext(parsed, runtime,
-          NetUtils.getSocketFactory(conf, ClientProtocol.class),
+          NetUtils.getSocketFactory(conf, ClientProtocol.class), connections,
           Scheduler.daemon(name + "-hedge-watchdog"));
     }
     if (parsed.writeFailFastEnabled()) {

@@ -1,7 +1,6 @@
 package io.curtail.client.read;
 
 import io.curtail.client.policy.HedgeBackoff;
-import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
@@ -9,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -36,55 +36,35 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private final long end;
   private LocatedBlock block;
   private DatanodeInfo[] replicas;
-  private List<NodeTracker> trackers;
+  private NodeTracker[] trackers;
   private boolean[] failed;
   private boolean refetched;
   private int current = -1;
-  /** The hedge threshold for the current replica, refreshed every few packets. */
+  /** The hedge threshold of the current packet. */
   private long thresholdNanos;
-  private int packetsSinceThreshold = Integer.MAX_VALUE;
   /** The packet being read, for the watchdog; null between packets. */
   private volatile Race<PacketReader> pending;
   private PacketReader reader;
   private long position;
 
-  /** Reads bytes [{@code offset}, {@code offset + length}) of {@code block}. */
-  BlockRead(ReadContext ctx, DFSClient client, String file, LocatedBlock block, long offset,
+  /** Reads bytes [{@code offset}, {@code offset + length}) of {@code plan}'s block. */
+  BlockRead(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan, long offset,
       long length) {
     this.ctx = ctx;
     this.client = client;
     this.file = file;
     this.position = offset;
     this.end = offset + length;
-    locate(block);
+    follow(plan);
     ctx.watch(this);
   }
 
-  /** Takes the block's replicas, ordered by what the JVM knows of their read latency. */
-  private void locate(LocatedBlock located) {
-    this.block = located;
-    DatanodeInfo[] byNameNode = located.getLocations();
-    int n = byNameNode.length;
-    int[] samples = new int[n];
-    long[] percentile = new long[n];
-    boolean[] busy = new boolean[n];
-    long[] buf = new long[ctx.config.readWindowPackets()];
-    long now = ctx.clock.nanoTime();
-    for (int i = 0; i < n; i++) {
-      NodeTracker t = ctx.runtime.registry().tracker(NodeId.of(byNameNode[i].getXferAddr()));
-      samples[i] = t.reads().available(ctx.config.readWindowPackets());
-      percentile[i] = t.reads().stats(ctx.config.readWindowPackets(),
-          ctx.config.slownessPercentile(), buf).percentileNanos();
-      busy[i] = t.busy(now);
-    }
-    int[] order = ctx.replicaOrder.order(samples, percentile, busy);
-    replicas = new DatanodeInfo[n];
-    trackers = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      replicas[i] = byNameNode[order[i]];
-      trackers.add(ctx.runtime.registry().tracker(NodeId.of(replicas[i].getXferAddr())));
-    }
-    failed = new boolean[n];
+  /** Reads the block's replicas in {@code plan}'s order; none has failed yet. */
+  private void follow(ReplicaPlan plan) {
+    this.block = plan.block;
+    this.replicas = plan.replicas;
+    this.trackers = plan.trackers;
+    this.failed = new boolean[replicas.length];
   }
 
   /** The DataNode the range is being read from, or null between replicas. */
@@ -97,8 +77,15 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     return position;
   }
 
-  /** The next bytes of the range (valid until the next call), or null when it is done. */
+  /**
+   * The next bytes of the range (valid until the next call), or null when it is done; then the
+   * connection is readied for reuse, waiting for the DataNode's trailing packet no longer than a
+   * packet may take before it is hedged.
+   */
   ByteBuffer next() throws IOException {
+    if (position >= end && reader != null) {
+      reader.finishRange((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(thresholdNanos)));
+    }
     while (position < end) {
       if (reader == null) {
         openNextReplica();
@@ -140,10 +127,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
           continue;
         }
         try {
-          reader = PacketReader.open(ctx.sockets, client, file, block, replicas[i], position, end - position);
+          reader = PacketReader.open(ctx, client, file, block, replicas[i], position,
+              end - position);
           current = i;
-          packetsSinceThreshold = Integer.MAX_VALUE;
-          ctx.readsFrom(trackers.get(i));
+          ctx.readsFrom(trackers[i]);
           return;
         } catch (IOException e) {
           LOG.warn("Cannot read file={} block={} from datanode={}", file, block.getBlock(),
@@ -162,7 +149,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         throw new IOException("No replica of " + block.getBlock() + " of " + file
             + " is left to read from");
       }
-      locate(again.get(0));
+      follow(ReplicaPlan.of(ctx, again.get(0)));
     }
   }
 
@@ -170,12 +157,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private ByteBuffer nextPacket() throws IOException {
     PacketReader primary = reader;
     int primaryIndex = current;
-    NodeTracker primaryTracker = trackers.get(primaryIndex);
-    if (packetsSinceThreshold >= ctx.config.thresholdRefreshPackets()) {
-      thresholdNanos = ctx.hedging.thresholdNanos(ctx.othersStats(primaryTracker));
-      packetsSinceThreshold = 0;
-    }
-    packetsSinceThreshold++;
+    NodeTracker primaryTracker = trackers[primaryIndex];
+    thresholdNanos = ctx.thresholdNanos(primaryTracker);
     long start = ctx.clock.nanoTime();
     Race<PacketReader> race = new Race<>(start + thresholdNanos, primary, primaryIndex,
         primary.position());
@@ -206,8 +189,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     primary.close();
     reader = hedge.reader;
     current = hedge.replica;
-    packetsSinceThreshold = Integer.MAX_VALUE;
-    ctx.readsFrom(trackers.get(current));
+    ctx.readsFrom(trackers[current]);
     return hedge.data;
   }
 
@@ -227,14 +209,14 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     PacketReader primary = race.primary;
     int primaryIndex = race.primaryIndex;
     long from = race.from;
-    List<HedgeBackoff> backoffs = new ArrayList<>(trackers.size());
+    List<HedgeBackoff> backoffs = new ArrayList<>(trackers.length);
     for (NodeTracker t : trackers) {
       backoffs.add(ctx.backoff(t.node()));
     }
     boolean[] skip = failed.clone();
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < skip.length; i++) {
-      skip[i] |= trackers.get(i).busy(now); // never hedge to a DataNode that said it is busy
+      skip[i] |= trackers[i].busy(now); // never hedge to a DataNode that said it is busy
     }
     int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());
     if (target < 0 || !ctx.hedgesInFlight.tryAcquire()) {
@@ -246,14 +228,14 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     }
     ctx.hedgeTried();
     DatanodeInfo dn = replicas[target];
-    NodeTracker tracker = trackers.get(target);
+    NodeTracker tracker = trackers[target];
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
     ctx.hedgeThreads.execute(() -> {
       PacketReader r = null;
       try {
         long start = ctx.clock.nanoTime();
-        r = PacketReader.create(ctx.sockets, client, file, located, dn, from, end - from);
+        r = PacketReader.create(ctx, client, file, located, dn, from, end - from);
         if (!race.publishHedge(r)) {
           r.close(); // the primary delivered before the hedge began
           ctx.hedgeLost(tracker.node());

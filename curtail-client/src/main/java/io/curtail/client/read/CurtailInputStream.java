@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetReadahead;
@@ -39,6 +41,8 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
   private final long length;
   private final List<LocatedBlock> blocks;
   private final byte[] oneByte = new byte[1];
+  /** Each block's replica order, by block (identity: the blocks of {@link #blocks}). */
+  private final Map<LocatedBlock, ReplicaPlan> plans = new ConcurrentHashMap<>();
   private long pos;
   private BlockRead sequential;
   private ByteBuffer buffered;
@@ -72,6 +76,16 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
     }
     throw new IOException("no block of " + file + " holds offset " + offset + " (length "
         + length + ")");
+  }
+
+  /** The order to read {@code b}'s replicas in: the last one made for it, while fresh. */
+  private ReplicaPlan planFor(LocatedBlock b) {
+    ReplicaPlan plan = plans.get(b);
+    if (plan == null || !plan.fresh(ctx)) {
+      plan = ReplicaPlan.of(ctx, b);
+      plans.put(b, plan);
+    }
+    return plan;
   }
 
   /**
@@ -143,7 +157,8 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
       if (sequential == null) {
         LocatedBlock b = blockAt(pos);
         long inBlock = pos - b.getStartOffset();
-        sequential = new BlockRead(ctx, client, file, b, inBlock, readable(b) - inBlock);
+        sequential = new BlockRead(ctx, client, file, planFor(b), inBlock,
+            readable(b) - inBlock);
       }
       buffered = sequential.next();
       if (buffered == null) {
@@ -235,7 +250,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
       LocatedBlock b = blockAt(position);
       long inBlock = position - b.getStartOffset();
       long want = Math.min(dst.remaining(), readable(b) - inBlock);
-      try (BlockRead read = new BlockRead(ctx, client, file, b, inBlock, want)) {
+      try (BlockRead read = new BlockRead(ctx, client, file, planFor(b), inBlock, want)) {
         for (ByteBuffer data = read.next(); data != null; data = read.next()) {
           int n = data.remaining();
           dst.put(data);

@@ -1,14 +1,13 @@
 package io.curtail.client.read;
 
 import io.curtail.client.wire.Abortable;
+import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.wire.DataNodeLink;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.SocketFactory;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.net.Peer;
@@ -23,49 +22,70 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseP
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ClientReadStatusProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
+import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.util.DataChecksum;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a byte range of one block from one DataNode, a packet at a time, verifying every chunk's
  * checksum: the wire half of Curtail's reader, built on Hadoop's {@link Sender} and
- * {@link PacketReceiver}. It owns its socket so that a hedge that lost can be cut off at once
+ * {@code PacketReceiver}. It owns its connection so that a hedge that lost can be cut off at once
  * with {@link #abort()} from another thread; Hadoop's own block reader serialises {@code close}
  * behind a blocked {@code read}, which would leave a thread reading.
  *
- * <p>Not thread-safe, except {@link #abort()}. Connections are not pooled: a reader is opened
- * once per block range, not per packet.
+ * <p>Connections come from, and go back to, the client's {@link ConnectionPool}: a reader that
+ * delivered its whole range and told the DataNode so ({@link #finishRange}) gives its connection
+ * back on {@link #close()}; one that failed or was aborted closes it. A pooled connection that
+ * turns out stale (the DataNode closed it) is replaced by a fresh one, and says nothing of the
+ * DataNode.
+ *
+ * <p>Not thread-safe, except {@link #abort()}: exactly one of {@code abort} and {@code close}
+ * decides the connection's fate.
  */
 final class PacketReader implements Closeable, Abortable {
+  private static final Logger LOG = LoggerFactory.getLogger(PacketReader.class);
+
+  /** Who decided what happens to the connection: nobody yet, the reader, or an abort. */
+  private enum Fate { OPEN, RELEASED, ABORTED }
+
   private final DFSClient client;
+  private final SocketFactory sockets;
+  private final ConnectionPool pool;
   private final String file;
   private final LocatedBlock located;
   private final ExtendedBlock block;
   private final DatanodeInfo dataNode;
-  private final Socket socket;
-  private final PacketReceiver receiver = new PacketReceiver(false);
   private final long end;
-  private Peer peer;
-  private InputStream in;
-  private DataOutputStream out;
+  private final AtomicReference<Fate> fate = new AtomicReference<>(Fate.OPEN);
+  /** Published as soon as they exist, so that {@link #abort()} can cut them from any thread. */
+  private volatile Socket socket;
+  private volatile Peer peer;
+  /** The connection, once this reader has one. */
+  private ConnectionPool.Connection conn;
+  /** Decodes packets; one per read, as Hadoop's keeps state from one packet to the next. */
+  private final PacketReceiver receiver = new PacketReceiver(false);
   private DataChecksum checksum;
   private long position;
   private long lastSeqno = -1;
   private boolean finished;
-  private volatile boolean aborted;
+  /** A read failed: the connection is in an unknown state and is never reused. */
+  private boolean broken;
 
-  private PacketReader(DFSClient client, String file, LocatedBlock located, DatanodeInfo dataNode,
-      Socket socket, long offset, long length) {
+  private PacketReader(ReadContext ctx, DFSClient client, String file, LocatedBlock located,
+      DatanodeInfo dataNode, long offset, long length) {
     if (offset < 0 || length <= 0) {
       throw new IllegalArgumentException("need offset >= 0 and length > 0 to read "
           + located.getBlock() + ", got " + offset + " and " + length);
     }
     this.client = client;
+    this.sockets = ctx.sockets;
+    this.pool = ctx.connections;
     this.file = file;
     this.located = located;
     this.block = located.getBlock();
     this.dataNode = dataNode;
-    this.socket = socket;
     this.position = offset;
     this.end = offset + length;
   }
@@ -75,51 +95,96 @@ final class PacketReader implements Closeable, Abortable {
    * connected: it can be aborted from now on, even while {@link #connect()} waits on the
    * DataNode (which answers a read only once it has opened the replica).
    */
-  static PacketReader create(SocketFactory sockets, DFSClient client, String file,
-      LocatedBlock block, DatanodeInfo dataNode, long offset, long length) throws IOException {
-    return new PacketReader(client, file, block, dataNode, sockets.createSocket(), offset, length);
+  static PacketReader create(ReadContext ctx, DFSClient client, String file, LocatedBlock block,
+      DatanodeInfo dataNode, long offset, long length) {
+    return new PacketReader(ctx, client, file, block, dataNode, offset, length);
   }
 
   /** {@link #create} and {@link #connect}, for a reader no other thread needs to abort early. */
-  static PacketReader open(SocketFactory sockets, DFSClient client, String file,
-      LocatedBlock block, DatanodeInfo dataNode, long offset, long length) throws IOException {
-    PacketReader r = create(sockets, client, file, block, dataNode, offset, length);
+  static PacketReader open(ReadContext ctx, DFSClient client, String file, LocatedBlock block,
+      DatanodeInfo dataNode, long offset, long length) throws IOException {
+    PacketReader r = create(ctx, client, file, block, dataNode, offset, length);
     r.connect();
     return r;
   }
 
   /**
-   * Connects to the DataNode (with SASL where the cluster asks for it), asks for the range and
-   * reads the DataNode's answer.
+   * Asks the DataNode for the range and reads its answer, on a pooled connection if there is one,
+   * else on a new one (TCP, then SASL where the cluster asks for it).
    */
   void connect() throws IOException {
     boolean ok = false;
     try {
-      peer = DataNodeLink.connect(socket, client, located.getBlockToken(), dataNode,
-          client.getConf().getSocketTimeout());
-      in = peer.getInputStream();
-      out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
-      long offset = position;
-      new Sender(out).readBlock(block, located.getBlockToken(), client.getClientName(), offset,
-          end - offset, true, CachingStrategy.newDefaultStrategy());
-      out.flush();
-      BlockOpResponseProto response =
-          DataNodeLink.response(in, "reading " + block + " of " + file + " from " + dataNode);
-      ReadOpChecksumInfoProto info = response.getReadOpChecksumInfo();
-      checksum = DataTransferProtoUtil.fromProto(info.getChecksum());
-      long firstChunk = info.getChunkOffset();
-      if (firstChunk > offset || firstChunk < offset - checksum.getBytesPerChecksum()) {
-        throw new IOException(dataNode + " answered a read of " + block + " at " + offset
-            + " with a first chunk at " + firstChunk);
+      ConnectionPool.Connection pooled = pool.take(dataNode.getXferAddr());
+      if (pooled != null) {
+        use(pooled.socket, pooled.peer);
+        conn = pooled;
+        try {
+          request();
+          ok = true;
+          return;
+        } catch (StaleConnectionException e) {
+          LOG.debug("Pooled connection stale datanode={} reason={}", dataNode, e.getMessage());
+          conn = null;
+          pooled.close();
+        }
       }
+      Socket fresh = sockets.createSocket();
+      use(fresh, null);
+      Peer p = DataNodeLink.connect(fresh, client, located.getBlockToken(), dataNode,
+          client.getConf().getSocketTimeout());
+      use(fresh, p);
+      conn = new ConnectionPool.Connection(fresh, p, dataNode.getXferAddr());
+      request();
       ok = true;
     } catch (IOException e) {
-      throw aborted ? new IOException("read of " + block + " from " + dataNode + " aborted", e)
-          : e;
+      throw fate.get() == Fate.ABORTED
+          ? new IOException("read of " + block + " from " + dataNode + " aborted", e) : e;
     } finally {
       if (!ok) {
+        broken = true;
         close();
       }
+    }
+  }
+
+  /** Takes {@code s} and {@code p} as this reader's connection, unless it was aborted already. */
+  private void use(Socket s, Peer p) throws IOException {
+    socket = s;
+    peer = p;
+    if (fate.get() == Fate.ABORTED) { // abort() may have missed them: cut them here
+      closeQuietly(p, s);
+      throw new IOException("read of " + block + " from " + dataNode + " aborted");
+    }
+  }
+
+  /** Sends {@code READ_BLOCK} for the range and reads the DataNode's answer. */
+  private void request() throws IOException {
+    conn.peer.setReadTimeout(client.getConf().getSocketTimeout());
+    BlockOpResponseProto response;
+    try {
+      new Sender(conn.out).readBlock(block, located.getBlockToken(), client.getClientName(),
+          position, end - position, true, CachingStrategy.newDefaultStrategy());
+      conn.out.flush();
+      response = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(conn.in));
+    } catch (IOException e) {
+      throw new StaleConnectionException(e); // no answer: the DataNode said nothing of the read
+    }
+    DataTransferProtoUtil.checkBlockOpStatus(response,
+        "reading " + block + " of " + file + " from " + dataNode);
+    ReadOpChecksumInfoProto info = response.getReadOpChecksumInfo();
+    checksum = DataTransferProtoUtil.fromProto(info.getChecksum());
+    long firstChunk = info.getChunkOffset();
+    if (firstChunk > position || firstChunk < position - checksum.getBytesPerChecksum()) {
+      throw new IOException(dataNode + " answered a read of " + block + " at " + position
+          + " with a first chunk at " + firstChunk);
+    }
+  }
+
+  /** A connection that failed before the DataNode answered anything. */
+  private static final class StaleConnectionException extends IOException {
+    StaleConnectionException(IOException cause) {
+      super(cause.toString(), cause);
     }
   }
 
@@ -131,12 +196,23 @@ final class PacketReader implements Closeable, Abortable {
    * @throws IOException if the DataNode fails, answers out of protocol, or the reader was aborted
    */
   ByteBuffer next() throws IOException {
+    boolean ok = false;
+    try {
+      ByteBuffer data = nextPacket();
+      ok = true;
+      return data;
+    } finally {
+      broken |= !ok;
+    }
+  }
+
+  private ByteBuffer nextPacket() throws IOException {
     while (!finished) {
       try {
-        receiver.receiveNextPacket(in);
+        receiver.receiveNextPacket(conn.in);
       } catch (IOException e) {
-        throw aborted ? new IOException("read of " + block + " from " + dataNode + " aborted", e)
-            : e;
+        throw fate.get() == Fate.ABORTED
+            ? new IOException("read of " + block + " from " + dataNode + " aborted", e) : e;
       }
       PacketHeader header = receiver.getHeader();
       if (!header.sanityCheck(lastSeqno)) {
@@ -164,6 +240,27 @@ final class PacketReader implements Closeable, Abortable {
     return null;
   }
 
+  /**
+   * After the range's last byte was delivered: reads the DataNode's trailing empty packet, waiting
+   * at most {@code timeoutMs}, and tells the DataNode the read went well, so that the connection
+   * can serve another read. Returns whether it could; if not, the connection is only closed (the
+   * data delivered stands).
+   */
+  boolean finishRange(int timeoutMs) {
+    if (!finished && !broken && position == end) {
+      try {
+        conn.peer.setReadTimeout(Math.max(1, timeoutMs));
+        if (next() != null) {
+          broken = true; // more data than asked for: not a connection to trust again
+        }
+      } catch (IOException e) {
+        LOG.debug("No trailing packet datanode={} block={} reason={}", dataNode, block,
+            e.toString());
+      }
+    }
+    return finished && !broken;
+  }
+
   /** Offset in the block of the next byte {@link #next()} returns. */
   long position() {
     return position;
@@ -173,39 +270,71 @@ final class PacketReader implements Closeable, Abortable {
     return dataNode;
   }
 
-  /** Cuts the connection, from any thread; a {@link #connect} or {@link #next} fails at once. */
+  /**
+   * Cuts the connection, from any thread; a {@link #connect} or {@link #next} fails at once. Does
+   * nothing once the reader closed.
+   */
   @Override
   public void abort() {
-    aborted = true;
-    try {
-      // Closing alone does not wake a reader parked in a selector (Hadoop's socket streams are
-      // NIO) until data or the timeout comes; shutting input down does, with an end of stream.
-      socket.shutdownInput();
-    } catch (IOException notConnectedOrClosed) {
-      // nothing to wake
+    if (!fate.compareAndSet(Fate.OPEN, Fate.ABORTED)) {
+      return;
     }
-    try {
-      Peer p = peer;
-      if (p != null) {
-        p.close();
+    Socket s = socket;
+    if (s != null) {
+      try {
+        // Closing alone does not wake a reader parked in a selector (Hadoop's socket streams are
+        // NIO) until data or the timeout comes; shutting input down does, with an end of stream.
+        s.shutdownInput();
+      } catch (IOException notConnectedOrClosed) {
+        // nothing to wake
       }
-      socket.close();
-    } catch (IOException ignored) {
-      // closing a socket that fails to close leaves nothing to undo
     }
+    closeQuietly(peer, s);
   }
 
   private void finish() throws IOException {
     finished = true;
-    // Tells the DataNode the read went well, as stock clients do; it may then log less.
-    ClientReadStatusProto.newBuilder().setStatus(Status.CHECKSUM_OK).build().writeDelimitedTo(out);
-    out.flush();
+    // Tells the DataNode the read went well, as stock clients do: it then waits for another
+    // operation on this connection instead of closing it.
+    ClientReadStatusProto.newBuilder().setStatus(Status.CHECKSUM_OK).build()
+        .writeDelimitedTo(conn.out);
+    conn.out.flush();
   }
 
+  /**
+   * Gives the connection back to the pool if the whole range was read and acknowledged
+   * ({@link #finishRange}), else closes it; after an abort, does nothing more.
+   */
   @Override
   public void close() {
     receiver.close();
-    abort();
+    if (!fate.compareAndSet(Fate.OPEN, Fate.RELEASED)) {
+      return;
+    }
+    if (finished && !broken) {
+      pool.give(conn);
+    } else if (conn != null) {
+      conn.close();
+    } else {
+      closeQuietly(peer, socket);
+    }
+  }
+
+  private static void closeQuietly(Peer p, Socket s) {
+    try {
+      if (p != null) {
+        p.close();
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // closing
+    }
+    try {
+      if (s != null) {
+        s.close();
+      }
+    } catch (IOException ignored) {
+      // closing
+    }
   }
 
   @Override

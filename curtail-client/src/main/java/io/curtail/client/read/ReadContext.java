@@ -13,6 +13,7 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import io.curtail.client.wire.Abortable;
+import io.curtail.client.wire.ConnectionPool;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,11 +60,18 @@ public final class ReadContext implements AutoCloseable {
   final Hedging hedging;
   final ReplicaOrder replicaOrder;
   final SocketFactory sockets;
+  /** Idle connections to DataNodes, for the next read to each. */
+  final ConnectionPool connections;
   final ExecutorService hedgeThreads;
   final Semaphore hedgesInFlight;
   private final Scheduler scheduler;
   private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
   private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
+  private final Map<NodeId, Threshold> thresholds = new ConcurrentHashMap<>();
+  /** Where {@link #othersStats} pools samples; guarded by itself. */
+  private final long[] othersScratch;
+  /** When the watchdog last looked, to tell a paused client from a slow DataNode. */
+  private long lastCheckNanos;
   private final Set<Watched<?>> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicLong packets = new AtomicLong();
   private final LongAdder hedgesTried = new LongAdder();
@@ -73,14 +81,16 @@ public final class ReadContext implements AutoCloseable {
   /**
    * @param sockets makes the sockets to DataNodes: the file system's, from
    *     {@code NetUtils.getSocketFactory(conf, ClientProtocol.class)}, as stock reads use
+   * @param connections idle connections reads take and give back; closed with this
    * @param scheduler runs the watchdog; closed with this
    */
   public ReadContext(CurtailConfig config, CurtailRuntime runtime, SocketFactory sockets,
-      Scheduler scheduler) {
+      ConnectionPool connections, Scheduler scheduler) {
     this.config = config;
     this.runtime = runtime;
     this.clock = runtime.clock();
     this.sockets = sockets;
+    this.connections = connections;
     this.hedging = new Hedging(config.staticHedgeThresholdNanos(),
         config.minHedgeThresholdNanos(), config.readHedging() == HedgingMode.SMART,
         config.slownessFactor(), config.readWindowPackets(), config.readHedgingMaxRetries(),
@@ -89,6 +99,8 @@ public final class ReadContext implements AutoCloseable {
     this.replicaOrder = new ReplicaOrder(
         new Slowness(config.slownessFactor(), 0, config.readWindowPackets()));
     this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
+    this.othersScratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];
+    this.lastCheckNanos = clock.nanoTime();
     this.scheduler = scheduler;
     // One watchdog per client looks at every packet in flight each tick, instead of a timer per
     // packet: scheduling one would wake a thread for every packet read.
@@ -107,8 +119,18 @@ public final class ReadContext implements AutoCloseable {
     inFlight.remove(read);
   }
 
+  /**
+   * The watchdog's tick (its thread's alone). A tick that comes more than a period late finds
+   * the client itself was paused (a garbage collection, a starved CPU): every read looks overdue
+   * then, and the DataNodes are not to blame, so it hedges nothing and the next tick judges.
+   */
   private void startOverdueHedges() {
     long now = clock.nanoTime();
+    boolean paused = now - lastCheckNanos > 2 * config.readHedgingCheckNanos();
+    lastCheckNanos = now;
+    if (paused) {
+      return;
+    }
     for (Watched<?> read : inFlight) {
       try {
         hedgeIfOverdue(read, now);
@@ -176,23 +198,53 @@ public final class ReadContext implements AutoCloseable {
   }
 
   /**
+   * How long a packet from {@code self}'s DataNode may take before it is hedged: the policy's
+   * threshold over the latencies of the other DataNodes this client reads from (paper §4.3),
+   * remembered per DataNode while the client reads fewer than
+   * {@code curtail.read.hedging.threshold.refresh.packets} packets: the load it follows moves
+   * slower than that, and a small read then costs a look-up, not a percentile.
+   */
+  long thresholdNanos(NodeTracker self) {
+    Threshold t = thresholds.get(self.node());
+    long now = packets.get();
+    if (t == null || now - t.atPacket >= config.thresholdRefreshPackets()) {
+      t = new Threshold(hedging.thresholdNanos(othersStats(self)), now);
+      thresholds.put(self.node(), t);
+    }
+    return t.nanos;
+  }
+
+  /** A DataNode's hedge threshold, and the client's packet count when it was computed. */
+  private static final class Threshold {
+    final long nanos;
+    final long atPacket;
+
+    Threshold(long nanos, long atPacket) {
+      this.nanos = nanos;
+      this.atPacket = atPacket;
+    }
+  }
+
+  /**
    * Recent read latencies pooled over the DataNodes this client has read from, other than
    * {@code self}: what a packet from {@code self} is compared with (paper §4.3).
    */
   LatencyStats othersStats(NodeTracker self) {
-    long[] scratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];
-    int n = 0;
-    for (NodeTracker t : readFrom.values()) {
-      if (t != self && n + config.readWindowPackets() <= scratch.length) {
-        n += t.reads().copyLast(config.readWindowPackets(), scratch, n);
+    synchronized (othersScratch) {
+      int n = 0;
+      for (NodeTracker t : readFrom.values()) {
+        if (t != self && n + config.readWindowPackets() <= othersScratch.length) {
+          n += t.reads().copyLast(config.readWindowPackets(), othersScratch, n);
+        }
       }
+      return LatencyStats.of(othersScratch, n, config.slownessPercentile());
     }
-    return LatencyStats.of(scratch, n, config.slownessPercentile());
   }
 
   @Override
   public void close() {
     scheduler.close();
+    connections.close();
     hedgeThreads.shutdownNow();
   }
 }

@@ -83,6 +83,7 @@ final class AckReader implements Runnable {
         }
         Packet acked = queue.acked(ack.getSeqno());
         record(ack, acked, now);
+        acked.recycle(); // every DataNode has it: it is never sent again
         if (progress != null) {
           progress.progress();
         }
@@ -188,8 +189,8 @@ final class AckReader implements Runnable {
       return false;
     }
     long acked = queue.bytesAcked();
-    FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.packetBytes,
-        streamer.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
+    FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.layout.packetBytes,
+        streamer.layout.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
     if (!decision.replace()) {
       return false;
     }

@@ -57,8 +57,8 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     this.src = src;
     this.fileId = fileId;
     this.streamer = streamer;
-    this.checksum = streamer.checksum;
-    this.blockSize = streamer.blockSize;
+    this.checksum = streamer.layout.checksum;
+    this.blockSize = streamer.layout.blockSize;
     this.initialLength = initialLength;
     this.blockOffset = offsetInBlock;
     this.handedOff = offsetInBlock;
@@ -84,7 +84,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     checkOpen();
     while (len > 0) {
       if (current == null) {
-        current = Packet.data(blockOffset, blockSize, streamer.chunksPerPacket, checksum);
+        current = streamer.layout.packetAt(blockOffset);
       }
       int n = current.append(b, off, len);
       off += n;
@@ -129,7 +129,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     if (end % bpc != 0) {
       // Keep the partial chunk: the next packet starts again at its first byte.
       long restart = Math.max(end - end % bpc, p.offsetInBlock);
-      current = Packet.data(restart, blockSize, streamer.chunksPerPacket, checksum);
+      current = streamer.layout.packetAt(restart);
       p.copyTail(restart, current);
     }
     return p;
@@ -165,7 +165,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     Packet p = takeUnsent();
     if (p == null && sync && blockOpen) {
       // Nothing new, but a sync was asked for: an empty packet carries the request.
-      p = Packet.data(blockOffset, blockSize, streamer.chunksPerPacket, checksum);
+      p = streamer.layout.packetAt(blockOffset);
     }
     if (p != null) {
       if (sync) {

@@ -22,6 +22,8 @@ final class Packet {
   final long offsetInBlock;
   final boolean lastInBlock;
   private final byte[] buf;
+  /** Where {@link #buf} goes back once the packet is acknowledged; null for a buffer of its own. */
+  private final PacketBuffers buffers;
   private final int checksumStart;
   private final int dataStart;
   private final int capacity;
@@ -32,21 +34,24 @@ final class Packet {
   /** When the packet last went on the wire, for its round-trip latency. */
   long sentNanos;
 
-  private Packet(long offsetInBlock, boolean lastInBlock, int capacity, int checksumBytes) {
+  private Packet(long offsetInBlock, boolean lastInBlock, int capacity, int checksumBytes,
+      PacketBuffers buffers) {
     this.offsetInBlock = offsetInBlock;
     this.lastInBlock = lastInBlock;
     this.capacity = capacity;
     this.checksumStart = PacketHeader.PKT_MAX_HEADER_LEN;
     this.dataStart = checksumStart + checksumBytes;
-    this.buf = new byte[dataStart + capacity];
+    this.buffers = buffers;
+    this.buf = buffers != null ? buffers.take(dataStart + capacity) : new byte[dataStart + capacity];
   }
 
   /**
    * An empty data packet for block bytes from {@code offsetInBlock}, holding at most
-   * {@code maxChunks} chunks and never crossing {@code blockSize}.
+   * {@code maxChunks} chunks and never crossing {@code blockSize}, on a buffer from
+   * {@code buffers}.
    */
   static Packet data(long offsetInBlock, long blockSize, int maxChunks,
-      DataChecksum checksum) {
+      DataChecksum checksum, PacketBuffers buffers) {
     int bpc = checksum.getBytesPerChecksum();
     long intoChunk = offsetInBlock % bpc;
     long room = intoChunk != 0 ? bpc - intoChunk : (long) maxChunks * bpc;
@@ -56,17 +61,18 @@ final class Packet {
           + " of a block of " + blockSize);
     }
     int chunks = (capacity + bpc - 1) / bpc;
-    return new Packet(offsetInBlock, false, capacity, chunks * checksum.getChecksumSize());
+    return new Packet(offsetInBlock, false, capacity, chunks * checksum.getChecksumSize(),
+        buffers);
   }
 
   /** The empty packet that ends a block: the DataNodes finalise their replicas on it. */
   static Packet endOfBlock(long blockLength) {
-    return new Packet(blockLength, true, 0, 0);
+    return new Packet(blockLength, true, 0, 0, null);
   }
 
   /** A heartbeat, sent on an idle pipeline so the DataNodes do not time out. */
   static Packet heartbeat(DataChecksum checksum) {
-    Packet p = new Packet(0, false, 0, 0);
+    Packet p = new Packet(0, false, 0, 0, null);
     p.seal(HEARTBEAT_SEQNO, checksum);
     return p;
   }
@@ -77,6 +83,13 @@ final class Packet {
     System.arraycopy(b, off, buf, dataStart + dataLen, n);
     dataLen += n;
     return n;
+  }
+
+  /** Every DataNode acknowledged the packet: its buffer may back another. Not used after this. */
+  void recycle() {
+    if (buffers != null) {
+      buffers.give(buf);
+    }
   }
 
   int room() {

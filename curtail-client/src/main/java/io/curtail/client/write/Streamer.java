@@ -15,7 +15,6 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.BlockConstructionStage;
-import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
@@ -40,12 +39,7 @@ final class Streamer {
   private final WriteContext ctx;
   private final DFSClient client;
   final String src;
-  final long blockSize;
-  final DataChecksum checksum;
-  /** Full chunks in a packet of the configured size (dfs.client-write-packet-size). */
-  final int chunksPerPacket;
-  /** Bytes of data in a full packet, the unit of the fail-fast cost model. */
-  final int packetBytes;
+  final PacketLayout layout;
   final PipelineRepair repair;
   private final WriteQueue queue;
   private final BlockAllocator allocator;
@@ -75,12 +69,8 @@ final class Streamer {
     this.ctx = ctx;
     this.client = ctx.client;
     this.src = src;
-    this.blockSize = stat.getBlockSize();
-    this.checksum = checksum;
-    int chunk = checksum.getBytesPerChecksum() + checksum.getChecksumSize();
-    int body = client.getConf().getWritePacketSize() - PacketHeader.PKT_MAX_HEADER_LEN;
-    this.chunksPerPacket = Math.max(1, body / chunk);
-    this.packetBytes = chunksPerPacket * checksum.getBytesPerChecksum();
+    this.layout = new PacketLayout(stat.getBlockSize(), checksum,
+        client.getConf().getWritePacketSize(), ctx.maxPacketsInFlight);
     this.repair = new PipelineRepair(ctx, src, stat.getFileId(), stat.getReplication());
     this.queue = new WriteQueue(src, ctx.clock);
     this.allocator = new BlockAllocator(ctx, src, stat.getFileId(), stat.getReplication(),
@@ -158,17 +148,12 @@ final class Streamer {
     }
   }
 
-  /** For the client's periodic check: judges the current pipeline, even if it stopped acking; the buffers are the caller's. */
+  /** For the client's periodic check: judges the pipeline even if it stopped acking. */
   void check(long[] scratch, List<LatencyStats> stats) {
     AckReader r = acks;
     if (r != null) {
       r.check(scratch, stats);
     }
-  }
-
-  /** Packets still to write to the current block, at {@code acked} bytes acknowledged. */
-  long packetsLeftInBlock(long acked) {
-    return (blockSize - acked + packetBytes - 1) / packetBytes;
   }
 
   // ---- The streamer thread.
@@ -261,7 +246,7 @@ final class Streamer {
       try {
         startPipeline(Pipeline.open(ctx.sockets, client, targets, block, token,
             BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
-            checksum, lazyPersist, targets.pinned(favoredNodes)));
+            layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
         ctx.blocks.increment();
         return;
       } catch (Pipeline.SetupException e) {
@@ -357,7 +342,7 @@ final class Streamer {
       long acked = queue.bytesAcked();
       try {
         Pipeline p = Pipeline.open(ctx.sockets, client, t, block, token, stage, acked, bytesSent,
-            newStamp, checksum, lazyPersist, t.pinned(favoredNodes));
+            newStamp, layout.checksum, lazyPersist, t.pinned(favoredNodes));
         ExtendedBlock updated = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
             acked, newStamp);
         client.getNamenode().updatePipeline(client.getClientName(), block, updated, t.nodes,
@@ -441,8 +426,8 @@ final class Streamer {
       closeRecovered(before); // the block's data was all acknowledged meanwhile
       return;
     }
-    Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), packetBytes,
-        packetsLeftInBlock(queue.bytesAcked()));
+    Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,
+        layout.packetsLeftInBlock(queue.bytesAcked()));
     if (next != null) {
       String newcomer = next.nodes[PipelineRepair.newcomer(before, next)].getXferAddr();
       ctx.replaced(new Replacement(before.addresses(), stop.failFast.replaceIndex(), newcomer,

@@ -1,11 +1,13 @@
 package io.curtail.client.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.ManualScheduler;
 import io.curtail.client.wire.Abortable;
+import io.curtail.client.wire.ConnectionPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.SocketFactory;
@@ -36,28 +38,56 @@ class HedgeWatchdogTest {
     }
   }
 
+  private final AtomicLong now = new AtomicLong();
+  private final ManualScheduler scheduler = new ManualScheduler();
+  private final CurtailConfig config = CurtailConfig.defaults();
+  private final long period = config.readHedgingCheckNanos();
+
+  private ReadContext context() {
+    return new ReadContext(config, CurtailRuntime.create(now::get, config),
+        SocketFactory.getDefault(), new ConnectionPool(now::get, 16, 3_000_000_000L), scheduler);
+  }
+
+  /** Steps the clock to {@code t} a watchdog period at a time, running the watchdog each time. */
+  private void tickUntil(long t) {
+    while (now.get() + period <= t) {
+      now.addAndGet(period);
+      scheduler.runAll();
+    }
+    now.set(t);
+    scheduler.runAll();
+  }
+
   @Test
   void hedgesAtTheThresholdAndNotBefore() {
-    AtomicLong now = new AtomicLong();
-    ManualScheduler scheduler = new ManualScheduler();
-    CurtailConfig config = CurtailConfig.defaults();
-    try (ReadContext ctx = new ReadContext(config, CurtailRuntime.create(now::get, config),
-        SocketFactory.getDefault(), scheduler)) {
-      assertEquals(config.readHedgingCheckNanos(), scheduler.periodNanos(0),
+    try (ReadContext ctx = context()) {
+      assertEquals(period, scheduler.periodNanos(0),
           "the watchdog runs every curtail.read.hedging.check.ms");
       Read read = new Read();
       ctx.watch(read);
-      now.set(THRESHOLD - 1);
-      scheduler.runAll();
+      tickUntil(THRESHOLD - 1);
       assertEquals(0, read.hedges, "one tick before the threshold: nothing");
-      now.set(THRESHOLD);
-      scheduler.runAll();
+      tickUntil(THRESHOLD);
       assertEquals(1, read.hedges, "at the threshold: the hedge starts");
-      now.set(THRESHOLD * 10);
-      scheduler.runAll();
+      tickUntil(THRESHOLD * 10);
       assertEquals(1, read.hedges, "one hedge per packet");
       ctx.unwatch(read);
     }
-    assertEquals(true, scheduler.closed(), "the context stops its watchdog");
+    assertTrue(scheduler.closed(), "the context stops its watchdog");
+  }
+
+  @Test
+  void aPausedClientHedgesNothingUntilTheNextTick() {
+    try (ReadContext ctx = context()) {
+      Read read = new Read();
+      ctx.watch(read);
+      tickUntil(THRESHOLD / 2);
+      now.addAndGet(THRESHOLD * 4); // a pause: the watchdog itself runs a long while late
+      scheduler.runAll();
+      assertEquals(0, read.hedges, "the late tick blames nobody");
+      now.addAndGet(period);
+      scheduler.runAll();
+      assertEquals(1, read.hedges, "the next tick, on time, finds the packet still overdue");
+    }
   }
 }

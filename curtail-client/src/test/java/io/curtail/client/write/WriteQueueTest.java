@@ -26,7 +26,7 @@ class WriteQueueTest {
   private long seqno;
 
   private Packet packet(long offset, int bytes) {
-    Packet p = Packet.data(offset, 1 << 20, 128, CRC);
+    Packet p = Packet.data(offset, 1 << 20, 128, CRC, null);
     p.append(new byte[bytes], 0, bytes);
     p.seal(seqno++, CRC);
     return p;

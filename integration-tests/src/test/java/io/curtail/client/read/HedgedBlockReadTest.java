@@ -9,6 +9,7 @@ import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.track.NodeId;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
@@ -80,7 +81,9 @@ class HedgedBlockReadTest {
       m.put(settings[i], settings[i + 1]);
     }
     return new ReadContext(CurtailConfig.from(m), RUNTIME,
-        NetUtils.getDefaultSocketFactory(cluster.conf()), Scheduler.daemon("test-watchdog"));
+        NetUtils.getDefaultSocketFactory(cluster.conf()),
+        new ConnectionPool(NanoClock.SYSTEM, 16, TimeUnit.SECONDS.toNanos(3)),
+        Scheduler.daemon("test-watchdog"));
   }
 
   /** A one-block file with replicas on {@code a} and {@code b}, its block listed as a, b. */
@@ -130,7 +133,8 @@ class HedgedBlockReadTest {
     try (ReadContext ctx = context("curtail.read.hedging", "static",
         "curtail.read.hedging.static.threshold.ms", "50");
         Fault slow = cluster.throttleReads(0, 32 * KIB);
-        BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1), block, 0, BLOCK)) {
+        BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
+            ReplicaPlan.of(ctx, block), 0, BLOCK)) {
       readAll(read, 1);
       assertEquals(1, ctx.hedgesTried(), "one hedge, then the fast replica serves the rest");
       assertEquals(1, ctx.hedgesWon());
@@ -158,7 +162,8 @@ class HedgedBlockReadTest {
         tracker(2).record(TimeUnit.SECONDS.toNanos(2)); // the JVM knows dn2 is slow: read it last
       }
       for (int i = 0; i < blocks.length; i++) {
-        try (BlockRead read = new BlockRead(ctx, fs.getClient(), files[i], blocks[i], 0, BLOCK)) {
+        try (BlockRead read = new BlockRead(ctx, fs.getClient(), files[i],
+            ReplicaPlan.of(ctx, blocks[i]), 0, BLOCK)) {
           readAll(read, 100 + i);
         }
       }
@@ -180,7 +185,8 @@ class HedgedBlockReadTest {
       // Read from dn1 and dn2: now the client has something to compare dn0 with.
       for (int i = 0; i < 6; i++) {
         LocatedBlock block = blockOn(1 + i % 2, 3, 200 + i);
-        try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1), block, 0,
+        try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
+            ReplicaPlan.of(ctx, block), 0,
             BLOCK)) {
           readAll(read, 200 + i);
         }
@@ -212,13 +218,15 @@ class HedgedBlockReadTest {
         Fault slow = cluster.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(300))
             .withReads())) {
       for (int i = 0; i < warm.length; i++) { // learn what healthy DataNodes look like
-        try (BlockRead read = new BlockRead(ctx, fs.getClient(), warmFiles[i], warm[i], 0,
+        try (BlockRead read = new BlockRead(ctx, fs.getClient(), warmFiles[i],
+            ReplicaPlan.of(ctx, warm[i]), 0,
             BLOCK)) {
           readAll(read, 300 + i);
         }
       }
       long start = System.nanoTime();
-      try (BlockRead read = new BlockRead(ctx, fs.getClient(), slowFile, slowBlock, 0, BLOCK)) {
+      try (BlockRead read = new BlockRead(ctx, fs.getClient(), slowFile,
+            ReplicaPlan.of(ctx, slowBlock), 0, BLOCK)) {
         readAll(read, 400);
       }
       long ms = (System.nanoTime() - start) / 1_000_000;

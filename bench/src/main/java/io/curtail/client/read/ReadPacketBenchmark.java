@@ -1,0 +1,105 @@
+package io.curtail.client.read;
+
+import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.runtime.CurtailRuntime;
+import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Scheduler;
+import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
+import io.curtail.client.wire.Abortable;
+import io.curtail.client.wire.ConnectionPool;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import javax.net.SocketFactory;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PacketReceiver;
+import org.apache.hadoop.util.DataChecksum;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One 64 KiB packet read: decoded from the wire and its checksums verified, as a stock block
+ * reader does it ({@code stock}), and with what Curtail's reader adds per packet
+ * ({@code curtail}: the race against a hedge, the packet timed and recorded for its DataNode,
+ * the client's packet count, the hedge threshold looked up), with Curtail's classes, in the steps
+ * {@code BlockRead.nextPacket} takes. In this package to reach them.
+ *
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar ReadPacket -prof gc}.
+ */
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+@State(Scope.Thread)
+public class ReadPacketBenchmark {
+  private static final int DATA = 64 * 1024;
+  private final DataChecksum sum = DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, 512);
+  private final PacketReceiver receiver = new PacketReceiver(false);
+  private final Abortable primary = () -> { };
+  private ByteArrayInputStream wire;
+  private ReadContext ctx;
+  private NodeTracker tracker;
+
+  @Setup
+  public void encodeOnePacket() {
+    byte[] data = new byte[DATA];
+    new Random(1).nextBytes(data);
+    byte[] sums = new byte[DATA / 512 * sum.getChecksumSize()];
+    sum.calculateChunkedSums(data, 0, DATA, sums, 0);
+    byte[] header = new PacketHeader(4 + sums.length + DATA, 0, 1, false, DATA, false).getBytes();
+    ByteBuffer packet = ByteBuffer.allocate(header.length + sums.length + DATA);
+    packet.put(header).put(sums).put(data);
+    wire = new ByteArrayInputStream(packet.array());
+    CurtailConfig config = CurtailConfig.defaults();
+    ctx = new ReadContext(config, CurtailRuntime.create(NanoClock.SYSTEM, config),
+        SocketFactory.getDefault(), new ConnectionPool(NanoClock.SYSTEM, 0, 1),
+        Scheduler.daemon("jmh-watchdog"));
+    tracker = ctx.runtime.registry().tracker(NodeId.of("10.0.0.1:9866"));
+    ctx.readsFrom(tracker);
+  }
+
+  @TearDown
+  public void close() {
+    ctx.close();
+  }
+
+  /** What a stock reader does with a packet. */
+  @Benchmark
+  public int stock() throws IOException {
+    return receiveAndVerify().remaining();
+  }
+
+  /** The same, with Curtail's per-packet bookkeeping around it. */
+  @Benchmark
+  public int curtail() throws IOException {
+    long threshold = ctx.thresholdNanos(tracker);
+    long start = ctx.clock.nanoTime();
+    Race<Abortable> race = new Race<>(start + threshold, primary, 0, 0);
+    ByteBuffer data = receiveAndVerify();
+    long took = ctx.clock.nanoTime() - start;
+    ctx.nextPacket();
+    race.claimForPrimary();
+    tracker.reads().record(took);
+    return data.remaining();
+  }
+
+  private ByteBuffer receiveAndVerify() throws IOException {
+    wire.reset();
+    receiver.receiveNextPacket(wire);
+    ByteBuffer data = receiver.getDataSlice();
+    sum.verifyChunkedSums(data, receiver.getChecksumSlice(), "bench", 0);
+    return data;
+  }
+}

@@ -1,0 +1,152 @@
+package io.curtail.client.wire;
+
+import io.curtail.client.runtime.NanoClock;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import org.apache.hadoop.hdfs.net.Peer;
+
+/**
+ * Idle connections to DataNodes, kept for the next read. A DataNode that served a read to its end
+ * and heard the client's {@code CHECKSUM_OK} waits on the same connection for another operation
+ * ({@code dfs.datanode.socket.reuse.keepalive}, 4 s by default), so the next read to it skips the
+ * TCP connect, the SASL check and a DataNode thread's start: most of what a small positional read
+ * costs. Bounded like stock's {@code PeerCache}: at most {@code capacity} connections
+ * ({@code dfs.client.socketcache.capacity}), each dropped after {@code expiryNanos}
+ * ({@code dfs.client.socketcache.expiryMsec}, below the DataNode's keepalive). Only a reader that
+ * finished cleanly gives its connection back; one a hedge cut never does. Thread-safe.
+ */
+public final class ConnectionPool implements AutoCloseable {
+  /**
+   * A connection as a reader holds it: the socket (to cut it at once), Hadoop's peer on it, and
+   * the streams that outlive one read.
+   */
+  public static final class Connection {
+    public final Socket socket;
+    public final Peer peer;
+    public final InputStream in;
+    /** Buffered for the small requests a reader sends; packets only come the other way. */
+    public final DataOutputStream out;
+    private final String dataNode;
+    private long idleSinceNanos;
+
+    /** @param dataNode the DataNode's transfer address, which the pool files it under */
+    public Connection(Socket socket, Peer peer, String dataNode) throws IOException {
+      this.socket = socket;
+      this.peer = peer;
+      this.in = peer.getInputStream();
+      this.out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(),
+          REQUEST_BUFFER_BYTES));
+      this.dataNode = dataNode;
+    }
+
+    /** Closes the peer and its socket, quietly: nothing is left to undo. */
+    public void close() {
+      try {
+        peer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // closing
+      }
+      try {
+        socket.close();
+      } catch (IOException ignored) {
+        // closing
+      }
+    }
+  }
+
+  /** Room for a read request (a few hundred bytes with its block token) and the read's status. */
+  private static final int REQUEST_BUFFER_BYTES = 1024;
+
+  private final NanoClock clock;
+  private final int capacity;
+  private final long expiryNanos;
+  /** Idle connections, the oldest first. */
+  private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+  private boolean closed;
+
+  public ConnectionPool(NanoClock clock, int capacity, long expiryNanos) {
+    this.clock = clock;
+    this.capacity = capacity;
+    this.expiryNanos = expiryNanos;
+  }
+
+  /** The most recently idle connection to {@code dataNode} (its transfer address), or null. */
+  public Connection take(String dataNode) {
+    Connection found = null;
+
+    synchronized (this) {
+      long now = clock.nanoTime();
+      Iterator<Connection> newestFirst = idle.descendingIterator();
+      while (newestFirst.hasNext()) {
+        Connection c = newestFirst.next();
+        if (now - c.idleSinceNanos >= expiryNanos) {
+          break; // this one and every older one have expired
+        }
+        if (c.dataNode.equals(dataNode)) {
+          newestFirst.remove();
+          found = c;
+          break;
+        }
+      }
+    }
+    dropExpired();
+    return found;
+  }
+
+  /** Keeps {@code c} for the next read to its DataNode; the oldest goes if the pool is full. */
+  public void give(Connection c) {
+    Connection evicted = null;
+    synchronized (this) {
+      if (closed || capacity <= 0) {
+        evicted = c;
+      } else {
+        c.idleSinceNanos = clock.nanoTime();
+        idle.addLast(c);
+        if (idle.size() > capacity) {
+          evicted = idle.pollFirst();
+        }
+      }
+    }
+    if (evicted != null) {
+      evicted.close();
+    }
+  }
+
+  /** Idle connections now held. */
+  public synchronized int size() {
+    return idle.size();
+  }
+
+  private void dropExpired() {
+    while (true) {
+      Connection c;
+      synchronized (this) {
+        c = idle.peekFirst();
+        if (c == null || clock.nanoTime() - c.idleSinceNanos < expiryNanos) {
+          return;
+        }
+        idle.pollFirst();
+      }
+      c.close();
+    }
+  }
+
+  /** Closes every idle connection; connections given back later are closed at once. */
+  @Override
+  public void close() {
+    ArrayDeque<Connection> all;
+    synchronized (this) {
+      closed = true;
+      all = new ArrayDeque<>(idle);
+      idle.clear();
+    }
+    for (Connection c : all) {
+      c.close();
+    }
+  }
+}
