@@ -68,31 +68,20 @@ public enum Op {
     }
   },
   /** {@link #RANDOM_READS} positional reads of 4 KiB at random offsets: HBase, Parquet footers. */
-  PREAD_4K {
-    @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
-        LongConsumer opNanos) throws IOException {
-      return preads(fs, path, seed, length, 4 * 1024, RANDOM_READS, true, opNanos);
-    }
-
-    @Override
-    long bytesMoved(long fileBytes) {
-      return RANDOM_READS * 4 * 1024L;
-    }
-  },
+  PREAD_4K(4 * 1024),
   /** {@link #RANDOM_READS} positional reads of 64 KiB at random offsets. */
-  PREAD_64K {
-    @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
-        LongConsumer opNanos) throws IOException {
-      return preads(fs, path, seed, length, 64 * 1024, RANDOM_READS, true, opNanos);
-    }
+  PREAD_64K(64 * 1024);
 
-    @Override
-    long bytesMoved(long fileBytes) {
-      return RANDOM_READS * 64 * 1024L;
-    }
-  };
+  /** Bytes of each random-offset positional read; 0 for the other ops. */
+  private final int randomReadBytes;
+
+  Op() {
+    this(0);
+  }
+
+  Op(int randomReadBytes) {
+    this.randomReadBytes = randomReadBytes;
+  }
 
   /** Bytes per whole-file positional read: a typical columnar-format range read. */
   public static final int PREAD_BYTES = 1 << 20;
@@ -160,10 +149,13 @@ public enum Op {
   /**
    * Runs the op on one file of {@code length} bytes; returns the bytes it verified (0 for writes,
    * which are verified after the run). Ops made of many small operations (small reads, hflushes)
-   * give each one's time to {@code opNanos}.
+   * give each one's time to {@code opNanos}. The random-offset reads are this default; every
+   * other op overrides it.
    */
-  public abstract long run(FileSystem fs, Path path, long seed, long length, Workload w,
-      LongConsumer opNanos) throws IOException;
+  public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+      LongConsumer opNanos) throws IOException {
+    return preads(fs, path, seed, length, randomReadBytes, RANDOM_READS, true, opNanos);
+  }
 
   /** {@link #run} without per-operation times. */
   public long run(FileSystem fs, Path path, long seed, long length, Workload w)
@@ -173,7 +165,7 @@ public enum Op {
 
   /** Bytes the op moves on a file of {@code fileBytes}: the file, unless it reads samples. */
   long bytesMoved(long fileBytes) {
-    return fileBytes;
+    return randomReadBytes > 0 ? (long) RANDOM_READS * randomReadBytes : fileBytes;
   }
 
   boolean writes() {

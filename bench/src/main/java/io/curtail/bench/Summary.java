@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One mode's figures in one scenario, over all its rounds, and the {@link Column}s every
@@ -92,20 +93,18 @@ public final class Summary {
 
     /** The columns tables show, in order. */
     static List<Column> table() {
-      List<Column> out = new ArrayList<>();
-      for (Column c : values()) {
-        if (c.title != null) {
-          out.add(c);
-        }
-      }
-      return Collections.unmodifiableList(out);
+      return where(c -> c.title != null);
     }
 
     /** The columns JSON and CSV carry, in order. */
     static List<Column> data() {
+      return where(c -> c.key != null);
+    }
+
+    private static List<Column> where(Predicate<Column> wanted) {
       List<Column> out = new ArrayList<>();
       for (Column c : values()) {
-        if (c.key != null) {
+        if (wanted.test(c)) {
           out.add(c);
         }
       }

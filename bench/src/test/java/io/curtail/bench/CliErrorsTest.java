@@ -23,7 +23,8 @@ class CliErrorsTest {
   void unknownScenario() throws Exception {
     run("--scenario", "nope");
     assertEquals(2, code);
-    assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read, write-slow-disk,"
+    assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read,"
+        + " healthy-blocks, healthy-write, healthy-small-preads, healthy-hflush, write-slow-disk,"
         + " write-slow-middle, write-throttled, read-throttled, pread-throttled, mixed", err);
   }
 

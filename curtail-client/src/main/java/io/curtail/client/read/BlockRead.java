@@ -44,6 +44,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private long thresholdNanos;
   /** The packet being read, for the watchdog; null between packets. */
   private volatile Race<PacketReader> pending;
+  /** The last packet's race, rearmed for the next packet if no hedge joined it. */
+  private Race<PacketReader> lastRace;
   private PacketReader reader;
   private long position;
 
@@ -160,8 +162,12 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     NodeTracker primaryTracker = trackers[primaryIndex];
     thresholdNanos = ctx.thresholdNanos(primaryTracker);
     long start = ctx.clock.nanoTime();
-    Race<PacketReader> race = new Race<>(start + thresholdNanos, primary, primaryIndex,
-        primary.position());
+    Race<PacketReader> race = lastRace;
+    if (race == null || !race.rearm(start + thresholdNanos, primary, primaryIndex,
+        primary.position())) {
+      race = new Race<>(start + thresholdNanos, primary, primaryIndex, primary.position());
+      lastRace = race;
+    }
     pending = race; // the client's watchdog hedges it if it is still pending at its deadline
     ByteBuffer data = null;
     IOException failure = null;
@@ -199,16 +205,16 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   }
 
   /**
-   * Runs on the watchdog thread when the packet {@code race} is for overran its threshold: starts
-   * a hedge to the next eligible replica, unless the policy, the bound on hedges in flight or the
-   * primary (finishing first) says no.
+   * Runs on the watchdog thread when the packet {@code race} is for overran its threshold (in the
+   * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the
+   * bound on hedges in flight or the primary (finishing first) says no.
    */
   @Override
-  public void startHedge(Race<PacketReader> race) {
+  public void startHedge(Race<PacketReader> race, long seen) {
     LocatedBlock located = block; // read after pending: the block this race's packet is of
-    PacketReader primary = race.primary;
-    int primaryIndex = race.primaryIndex;
-    long from = race.from;
+    PacketReader primary = race.primary();
+    int primaryIndex = race.primaryIndex();
+    long from = race.from();
     List<HedgeBackoff> backoffs = new ArrayList<>(trackers.length);
     for (NodeTracker t : trackers) {
       backoffs.add(ctx.backoff(t.node()));
@@ -222,7 +228,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     if (target < 0 || !ctx.hedgesInFlight.tryAcquire()) {
       return;
     }
-    if (!race.startHedge()) {
+    if (!race.startHedge(seen)) {
       ctx.hedgesInFlight.release();
       return;
     }

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Who delivers one packet first: the primary read or its hedge (paper §4.3). Exactly one side
@@ -19,13 +19,21 @@ import java.util.concurrent.atomic.AtomicReference;
  *   HEDGING      → HEDGE_FAILED  the hedge failed; the primary may still deliver
  * </pre>
  *
- * <p>Threads: the reader thread runs the primary and {@link #claimForPrimary}; the watchdog
- * {@link #overdue} and {@link #startHedge}; a hedge thread the hedge's side.
+ * <p>A race no hedge ever joined is {@link #rearm}ed for the reader's next packet instead of
+ * being made anew, so reading allocates nothing per packet. The state carries the packet's
+ * generation, so a watchdog that looked at the previous packet can never start a hedge for the
+ * next one on what it saw of the previous. A race a hedge joined is never rearmed.
+ *
+ * <p>Threads: the reader thread runs the primary, {@link #claimForPrimary} and {@link #rearm};
+ * the watchdog {@link #overdue} and {@link #startHedge}; a hedge thread the hedge's side.
  *
  * @param <R> the hedge's connection
  */
 final class Race<R extends Abortable> {
   enum State { PENDING, HEDGING, PRIMARY_WON, HEDGE_WON, HEDGE_FAILED }
+
+  private static final State[] STATES = State.values();
+  private static final int PHASE_BITS = 3;
 
   /** A hedge that delivered first: its reader carries on with the rest of the range. */
   static final class Winner<R> {
@@ -40,49 +48,102 @@ final class Race<R extends Abortable> {
     }
   }
 
-  /** When the primary's packet is overdue and a hedge may start. */
-  final long deadlineNanos;
-  /** The primary read, its replica's position in the read's order, and its offset in the block. */
-  final R primary;
-  final int primaryIndex;
-  final long from;
-  private final AtomicReference<State> state = new AtomicReference<>(State.PENDING);
-  private final CountDownLatch hedgeDone = new CountDownLatch(1);
+  /** The packet's generation and its {@link State}: {@code generation << 3 | ordinal}. */
+  private final AtomicLong state = new AtomicLong();
+  // Written by the reader before the state that publishes them; read after it.
+  private long deadlineNanos;
+  private R primary;
+  private int primaryIndex;
+  private long from;
+  private volatile boolean hedged;
+  private volatile CountDownLatch hedgeDone;
   private volatile R hedge;
   private volatile Winner<R> winner;
 
+  /** One packet read from {@code primary} at {@code from}, to hedge once it is overdue. */
   Race(long deadlineNanos, R primary, int primaryIndex, long from) {
+    arm(0, deadlineNanos, primary, primaryIndex, from);
+  }
+
+  /** For the reader's next packet, if no hedge ever joined this race; else false. */
+  boolean rearm(long deadlineNanos, R primary, int primaryIndex, long from) {
+    long s = state.get();
+    if (hedged || phase(s) != State.PRIMARY_WON) {
+      return false;
+    }
+    arm((s >>> PHASE_BITS) + 1, deadlineNanos, primary, primaryIndex, from);
+    return true;
+  }
+
+  private void arm(long generation, long deadlineNanos, R primary, int primaryIndex, long from) {
     this.deadlineNanos = deadlineNanos;
     this.primary = primary;
     this.primaryIndex = primaryIndex;
     this.from = from;
+    state.set(generation << PHASE_BITS | State.PENDING.ordinal());
+  }
+
+  private static State phase(long s) {
+    return STATES[(int) (s & ((1 << PHASE_BITS) - 1))];
+  }
+
+  private boolean move(State from, State to) {
+    long s = state.get();
+    return phase(s) == from && state.compareAndSet(s, s - from.ordinal() + to.ordinal());
   }
 
   State state() {
-    return state.get();
+    return phase(state.get());
   }
 
-  /** Whether no side has moved and {@code nowNanos} is at or past the deadline. */
-  boolean overdue(long nowNanos) {
-    return nowNanos - deadlineNanos >= 0 && state.get() == State.PENDING;
+  /**
+   * The packet's state if no side has moved and {@code nowNanos} is at or past its deadline, to
+   * pass to {@link #startHedge}; -1 otherwise.
+   */
+  long overdue(long nowNanos) {
+    long s = state.get();
+    return phase(s) == State.PENDING && nowNanos - deadlineNanos >= 0 ? s : -1;
   }
 
-  /** The watchdog starts a hedge; false if the primary already finished (or a hedge started). */
-  boolean startHedge() {
-    return state.compareAndSet(State.PENDING, State.HEDGING);
+  /** The primary read, its replica's position in the read's order, and its offset in the block. */
+  R primary() {
+    return primary;
+  }
+
+  int primaryIndex() {
+    return primaryIndex;
+  }
+
+  long from() {
+    return from;
+  }
+
+  /**
+   * The watchdog starts a hedge for the packet it saw {@link #overdue}; false if the primary
+   * finished meanwhile (or the reader is on another packet, or a hedge started).
+   */
+  boolean startHedge(long seen) {
+    if (phase(seen) != State.PENDING
+        || !state.compareAndSet(seen, seen - State.PENDING.ordinal() + State.HEDGING.ordinal())) {
+      return false;
+    }
+    hedged = true; // never rearmed from now on: the hedge's thread holds it
+    // Made before the hedge's thread starts, so it and the reader (which waits only once the
+    // hedge won) both find it.
+    hedgeDone = new CountDownLatch(1);
+    return true;
   }
 
   /** The primary finished, with data or an error; true unless a hedge already delivered. */
   boolean claimForPrimary() {
-    return state.compareAndSet(State.PENDING, State.PRIMARY_WON)
-        || state.compareAndSet(State.HEDGING, State.PRIMARY_WON)
-        || state.compareAndSet(State.HEDGE_FAILED, State.PRIMARY_WON);
+    return move(State.PENDING, State.PRIMARY_WON) || move(State.HEDGING, State.PRIMARY_WON)
+        || move(State.HEDGE_FAILED, State.PRIMARY_WON);
   }
 
   /** Publishes the hedge's connection, so the primary can cut it; false if the primary won. */
   boolean publishHedge(R r) {
     hedge = r;
-    return state.get() != State.PRIMARY_WON;
+    return state() != State.PRIMARY_WON;
   }
 
   /** After the primary won: cuts the hedge's connection, if it has one. */
@@ -96,11 +157,11 @@ final class Race<R extends Abortable> {
   /** The hedge delivered; true if it was first (the caller then cuts the primary). */
   boolean hedgeDelivered(Winner<R> w) {
     winner = w;
-    return state.compareAndSet(State.HEDGING, State.HEDGE_WON);
+    return move(State.HEDGING, State.HEDGE_WON);
   }
 
   void hedgeFailed() {
-    state.compareAndSet(State.HEDGING, State.HEDGE_FAILED);
+    move(State.HEDGING, State.HEDGE_FAILED);
   }
 
   /** The hedge's thread is done with the race, whatever happened. */

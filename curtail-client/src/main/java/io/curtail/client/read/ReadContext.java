@@ -50,8 +50,8 @@ public final class ReadContext implements AutoCloseable {
     /** The packet being read, or null between packets. */
     Race<R> pending();
 
-    /** Called by the watchdog once {@code race} is overdue. */
-    void startHedge(Race<R> race);
+    /** Called by the watchdog once {@code race} is overdue, {@code seen} its state then. */
+    void startHedge(Race<R> race, long seen);
   }
 
   final CurtailConfig config;
@@ -142,8 +142,9 @@ public final class ReadContext implements AutoCloseable {
 
   private static <R extends Abortable> void hedgeIfOverdue(Watched<R> read, long nowNanos) {
     Race<R> race = read.pending();
-    if (race != null && race.overdue(nowNanos)) {
-      read.startHedge(race);
+    long seen = race == null ? -1 : race.overdue(nowNanos);
+    if (seen >= 0) {
+      read.startHedge(race, seen);
     }
   }
 

@@ -31,8 +31,8 @@ class HedgeWatchdogTest {
     }
 
     @Override
-    public void startHedge(Race<Abortable> r) {
-      if (r.startHedge()) {
+    public void startHedge(Race<Abortable> r, long seen) {
+      if (r.startHedge(seen)) {
         hedges++;
       }
     }

@@ -30,26 +30,47 @@ class RaceTest {
   private final Connection hedge = new Connection();
   private final Race<Connection> race = new Race<>(DEADLINE, primary, 0, 4096);
 
+  /** What the watchdog does: looks, and starts a hedge if the packet is overdue. */
+  private boolean watchdogHedges(long now) {
+    long seen = race.overdue(now);
+    return seen >= 0 && race.startHedge(seen);
+  }
+
   @Test
   void overdueFromTheDeadlineOnAndOnlyWhileNoSideMoved() {
-    assertFalse(race.overdue(DEADLINE - 1), "one tick before the deadline");
-    assertTrue(race.overdue(DEADLINE), "at the deadline");
-    assertTrue(race.startHedge());
-    assertFalse(race.overdue(DEADLINE + 1), "a hedge already started");
-    assertFalse(race.startHedge(), "only one hedge per packet");
+    assertEquals(-1, race.overdue(DEADLINE - 1), "one tick before the deadline");
+    long seen = race.overdue(DEADLINE);
+    assertTrue(seen >= 0, "at the deadline");
+    assertTrue(race.startHedge(seen));
+    assertEquals(-1, race.overdue(DEADLINE + 1), "a hedge already started");
+    assertFalse(race.startHedge(seen), "only one hedge per packet");
+  }
+
+  @Test
+  void anUnhedgedRaceServesTheNextPacketAndAStaleLookStartsNothing() {
+    long stale = race.overdue(DEADLINE); // the watchdog looks at this packet...
+    assertTrue(race.claimForPrimary()); // ...the primary delivers it...
+    assertTrue(race.rearm(2 * DEADLINE, primary, 0, 8192), "no hedge joined: reused");
+    assertFalse(race.startHedge(stale), "...and what it saw of the last packet starts nothing");
+    assertEquals(Race.State.PENDING, race.state());
+    assertEquals(8192, race.from());
+    assertEquals(-1, race.overdue(DEADLINE), "the new packet has its own deadline");
+    assertTrue(watchdogHedges(2 * DEADLINE));
+    assertTrue(race.claimForPrimary(), "the primary still finishes first");
+    assertFalse(race.rearm(3 * DEADLINE, primary, 0, 16384), "a race a hedge joined is not reused");
   }
 
   @Test
   void primaryFirstBeforeAnyHedge() {
     assertTrue(race.claimForPrimary());
     assertEquals(Race.State.PRIMARY_WON, race.state());
-    assertFalse(race.overdue(DEADLINE + 1));
-    assertFalse(race.startHedge(), "the watchdog came too late");
+    assertEquals(-1, race.overdue(DEADLINE + 1));
+    assertFalse(watchdogHedges(DEADLINE + 1), "the watchdog came too late");
   }
 
   @Test
   void primaryWinsWhileTheHedgeConnects() {
-    assertTrue(race.startHedge());
+    assertTrue(watchdogHedges(DEADLINE));
     assertTrue(race.publishHedge(hedge), "the hedge is connecting");
     assertTrue(race.claimForPrimary(), "the primary delivers first");
     race.cancelHedge();
@@ -62,7 +83,7 @@ class RaceTest {
 
   @Test
   void primaryWinsBeforeTheHedgePublishesItsConnection() {
-    assertTrue(race.startHedge());
+    assertTrue(watchdogHedges(DEADLINE));
     assertTrue(race.claimForPrimary());
     race.cancelHedge(); // nothing to cut yet
     assertFalse(race.publishHedge(hedge), "the hedge learns it lost and closes its connection");
@@ -70,7 +91,7 @@ class RaceTest {
 
   @Test
   void hedgeWins() throws Exception {
-    assertTrue(race.startHedge());
+    assertTrue(watchdogHedges(DEADLINE));
     assertTrue(race.publishHedge(hedge));
     Race.Winner<Connection> w = new Race.Winner<>(hedge, 1, ByteBuffer.allocate(8));
     assertTrue(race.hedgeDelivered(w));
@@ -82,7 +103,7 @@ class RaceTest {
 
   @Test
   void hedgeFailsThenThePrimaryDelivers() {
-    assertTrue(race.startHedge());
+    assertTrue(watchdogHedges(DEADLINE));
     race.hedgeFailed();
     race.hedgeDone();
     assertEquals(Race.State.HEDGE_FAILED, race.state());
@@ -92,7 +113,7 @@ class RaceTest {
 
   @Test
   void bothFailAndThePrimarysErrorIsTheReadersToHandle() {
-    assertTrue(race.startHedge());
+    assertTrue(watchdogHedges(DEADLINE));
     race.hedgeFailed();
     race.hedgeDone();
     // The primary's read failed too: it still claims the race, so the reader (not a hedge
