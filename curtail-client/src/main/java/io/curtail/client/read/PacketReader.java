@@ -64,8 +64,12 @@ final class PacketReader implements Closeable, Abortable {
   private volatile Peer peer;
   /** The connection, once this reader has one. */
   private ConnectionPool.Connection conn;
-  /** Decodes packets; one per read, as Hadoop's keeps state from one packet to the next. */
-  private final PacketReceiver receiver = new PacketReceiver(false);
+  /**
+   * Decodes packets; one per read, as Hadoop's keeps state from one packet to the next. On a
+   * channel it reads into direct buffers from Hadoop's pool, as stock readers do (no copy through
+   * the heap, and no buffer allocated per read).
+   */
+  private PacketReceiver receiver;
   private DataChecksum checksum;
   private long position;
   private long lastSeqno = -1;
@@ -179,6 +183,7 @@ final class PacketReader implements Closeable, Abortable {
       throw new IOException(dataNode + " answered a read of " + block + " at " + position
           + " with a first chunk at " + firstChunk);
     }
+    receiver = new PacketReceiver(conn.channel != null);
   }
 
   /** A connection that failed before the DataNode answered anything. */
@@ -209,7 +214,11 @@ final class PacketReader implements Closeable, Abortable {
   private ByteBuffer nextPacket() throws IOException {
     while (!finished) {
       try {
-        receiver.receiveNextPacket(conn.in);
+        if (conn.channel != null) {
+          receiver.receiveNextPacket(conn.channel);
+        } else {
+          receiver.receiveNextPacket(conn.in);
+        }
       } catch (IOException e) {
         throw fate.get() == Fate.ABORTED
             ? new IOException("read of " + block + " from " + dataNode + " aborted", e) : e;
@@ -307,7 +316,9 @@ final class PacketReader implements Closeable, Abortable {
    */
   @Override
   public void close() {
-    receiver.close();
+    if (receiver != null) {
+      receiver.close(); // gives its direct buffer back to Hadoop's pool
+    }
     if (!fate.compareAndSet(Fate.OPEN, Fate.RELEASED)) {
       return;
     }

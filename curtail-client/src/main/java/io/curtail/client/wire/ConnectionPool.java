@@ -6,6 +6,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import org.apache.hadoop.hdfs.net.Peer;
@@ -29,6 +30,8 @@ public final class ConnectionPool implements AutoCloseable {
     public final Socket socket;
     public final Peer peer;
     public final InputStream in;
+    /** The same bytes as {@link #in}, as a channel (null where the peer has none). */
+    public final ReadableByteChannel channel;
     /** Buffered for the small requests a reader sends; packets only come the other way. */
     public final DataOutputStream out;
     private final String dataNode;
@@ -39,6 +42,7 @@ public final class ConnectionPool implements AutoCloseable {
       this.socket = socket;
       this.peer = peer;
       this.in = peer.getInputStream();
+      this.channel = peer.getInputStreamChannel();
       this.out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(),
           REQUEST_BUFFER_BYTES));
       this.dataNode = dataNode;
