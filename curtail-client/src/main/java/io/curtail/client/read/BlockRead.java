@@ -121,23 +121,21 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     reader = null;
   }
 
-  /** Connects to the first replica in order that has not failed, refetching locations once. */
+  /**
+   * Takes the first replica in order that has not failed, refetching the block's locations once
+   * when none is left. It connects with its first packet, inside that packet's race: a DataNode
+   * slow to accept, to open the replica or to send its first packet is timed and hedged like a
+   * slow packet.
+   */
   private void openNextReplica() throws IOException {
     while (true) {
       for (int i = 0; i < replicas.length; i++) {
-        if (failed[i]) {
-          continue;
-        }
-        try {
-          reader = PacketReader.open(ctx, client, file, block, replicas[i], position,
+        if (!failed[i]) {
+          reader = PacketReader.create(ctx, client, file, block, replicas[i], position,
               end - position);
           current = i;
           ctx.readsFrom(trackers[i]);
           return;
-        } catch (IOException e) {
-          LOG.warn("Cannot read file={} block={} from datanode={}", file, block.getBlock(),
-              replicas[i], e);
-          failed[i] = true;
         }
       }
       if (refetched) {

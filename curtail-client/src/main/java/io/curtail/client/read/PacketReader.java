@@ -104,19 +104,14 @@ final class PacketReader implements Closeable, Abortable {
     return new PacketReader(ctx, client, file, block, dataNode, offset, length);
   }
 
-  /** {@link #create} and {@link #connect}, for a reader no other thread needs to abort early. */
-  static PacketReader open(ReadContext ctx, DFSClient client, String file, LocatedBlock block,
-      DatanodeInfo dataNode, long offset, long length) throws IOException {
-    PacketReader r = create(ctx, client, file, block, dataNode, offset, length);
-    r.connect();
-    return r;
-  }
-
   /**
    * Asks the DataNode for the range and reads its answer, on a pooled connection if there is one,
    * else on a new one (TCP, then SASL where the cluster asks for it).
    */
   void connect() throws IOException {
+    if (fate.get() != Fate.OPEN) {
+      throw new IOException("read of " + block + " from " + dataNode + " closed");
+    }
     boolean ok = false;
     try {
       ConnectionPool.Connection pooled = pool.take(dataNode.getXferAddr());
@@ -195,12 +190,16 @@ final class PacketReader implements Closeable, Abortable {
 
   /**
    * The next bytes of the range, at {@link #position()} onwards: a slice of this reader's packet
-   * buffer, valid until the next call. Null once the range is done.
+   * buffer, valid until the next call. Null once the range is done. The first call connects
+   * (see {@link #connect}), unless the caller did.
    *
    * @throws org.apache.hadoop.fs.ChecksumException if the replica is corrupt
    * @throws IOException if the DataNode fails, answers out of protocol, or the reader was aborted
    */
   ByteBuffer next() throws IOException {
+    if (conn == null) {
+      connect(); // the first packet's time includes the connection and the DataNode's answer
+    }
     boolean ok = false;
     try {
       ByteBuffer data = nextPacket();

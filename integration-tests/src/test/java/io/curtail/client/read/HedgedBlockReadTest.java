@@ -142,6 +142,33 @@ class HedgedBlockReadTest {
     }
   }
 
+  /**
+   * dn0 takes 10 s to open any replica (its disk queues every read access, the open first). The
+   * read connects inside its first packet's race, so the hedge to dn3 starts at the threshold,
+   * while dn0 has not answered at all, and the read is done long before dn0 would be.
+   */
+  @Test
+  void aDataNodeSlowToStartTheReadIsHedgedBeforeItAnswers() throws IOException {
+    LocatedBlock block = blockOn(0, 3, 2);
+    try (ReadContext ctx = context("curtail.read.hedging", "static",
+        "curtail.read.hedging.static.threshold.ms", "50");
+        Fault slowOpen = cluster.slowDisk(0, DiskFault.serviceTime(Duration.ofSeconds(10))
+            .withReads());
+        BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
+            ReplicaPlan.of(ctx, block), 0, 4 * KIB)) {
+      long start = System.nanoTime();
+      ByteBuffer data = read.next();
+      long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      byte[] got = new byte[data.remaining()];
+      data.get(got);
+      assertArrayEquals(java.util.Arrays.copyOf(SeededData.bytes(2, BLOCK), got.length), got);
+      assertEquals(cluster.address(3).getPort(), read.currentDataNode().getXferPort(),
+          "the read carried on from the hedge");
+      assertEquals(1, ctx.hedgesWon());
+      assertTrue(tookMs < 5_000, "the first bytes took " + tookMs + " ms: dn0's open was waited");
+    }
+  }
+
   @Test
   void aDataNodeWhoseHedgesLoseIsBackedOffThenGivenUp() throws IOException {
     // Primary dn1: 20 ms a packet. Hedge target dn2: 2 s a packet, so every hedge to it loses.
