@@ -7,40 +7,23 @@ import java.util.List;
  * Decides whether to replace the slowest DataNode of a write pipeline (paper §4.2, "Fail fast for
  * writes"). Pure: numbers in, a {@link FailFastDecision} out; no clock, no I/O, no state.
  *
- * <p>The rule, in the paper's phases:
  * <ol>
- *   <li><b>Check.</b> Among the DataNodes with {@code minSamples} recent packet latencies, once
- *       there are two: a DataNode the client has no evidence about (stock acks cannot always
- *       say) is neither blamed nor compared with. The slowest of them (highest percentile
- *       latency) is slow if its percentile
- *       exceeds {@code factor} × the fastest DataNode's percentile and exceeds it by at least
- *       {@code minSlowdownNanos}, and its mean the same of the mean of the faster end of the
- *       pipeline (the first or the last DataNode). The mean says what a DataNode costs the
- *       pipeline per packet, and a DataNode in the middle may hide its cost: it acks a packet
- *       before it writes it, so behind an equally slow DataNode its disk time overlaps that one's
- *       and its share is next to nothing, which says it does not hold the pipeline up, not that
- *       it is fast. The ends hide nothing: the first DataNode's share includes its own writes
- *       (the writer keeps it busy), the last's too (it writes before it acks). The percentile,
- *       the paper's test, is compared with the fastest of all, whose few samples' tail is the
- *       steadiest (the ends' include the writer's and the acks' scheduling). Comparing
- *       DataNodes with each other keeps the check blind to why a node is slow and loose enough to leave alone a
- *       node that is merely older (§4.1). The absolute margin keeps millisecond timings, where
- *       scheduling jitter is a large factor, from deciding anything; the mean keeps a DataNode
- *       whose tail alone is long (a GC pause, a burst of CPU contention), which costs little on
- *       average, from paying for a pipeline recovery.
- *   <li><b>Decide.</b> Keeping the pipeline costs the slowest DataNode's mean packet latency for
- *       each packet still to write. Replacing costs rebuilding the bytes already committed to the
- *       block on the new DataNode, at the source's rate (its mean packet latency per packet's
- *       worth of bytes), plus the remaining packets at the mean of the other DataNodes' means.
- *       Replace only if that is smaller.
- *   <li><b>Retry.</b> After {@code abortedAttempts} rebuilds that overran their timeout, the
- *       expected rebuild time is multiplied by {@code abortedAttempts + 1} (it grows linearly),
- *       the source moves to the next fastest DataNode, and after {@code maxAttempts} tries the
- *       block keeps its pipeline. The rebuild's timeout is its expected time, never below
- *       {@code minRebuildTimeoutNanos}.
+ *   <li><b>Check.</b> Among the DataNodes {@link Slowness} judges (a DataNode the acks say
+ *       nothing about is neither blamed nor compared with), once there are two, the slowest is
+ *       slow if its percentile is {@link Slowness#slower slower} than the fastest's, and its
+ *       mean than the mean of the cheaper end of the pipeline. The mean keeps a DataNode whose
+ *       tail alone is long (a GC pause) from paying for a recovery; the ends are its yardstick
+ *       because a middle DataNode acks before it writes, so behind an equally slow one its share
+ *       says nothing of its speed (README, <i>How writes work</i>).
+ *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
+ *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
+ *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper.
+ *   <li><b>Retry.</b> After {@code abortedAttempts} overrun rebuilds, the expected rebuild time
+ *       is multiplied by {@code abortedAttempts + 1}, the source moves to the next fastest, and
+ *       after {@code maxAttempts} the block keeps its pipeline. A rebuild's timeout is its
+ *       expected time, never below {@code minRebuildTimeoutNanos}.
  * </ol>
- * Whether a spare DataNode exists, and whether replication stays whole, is for the caller: this
- * decides only whether replacing would pay.
+ * Whether a spare DataNode exists, and whether replication stays whole, is for the caller.
  */
 public final class FailFast {
   private final Slowness slowness;
