@@ -185,7 +185,8 @@ public final class Summary {
     this.maxMs = latencies.percentileMs(1.0);
     this.mibPerSec = wall == 0 ? 0 : bytes / (1024.0 * 1024) / (wall / 1e9);
     this.cpuMsPerMib = bytes == 0 ? Double.NaN : cpu / 1e6 / (bytes / (1024.0 * 1024));
-    this.allocKibPerMib = bytes == 0 ? 0 : Math.round(allocated / 1024.0 / (bytes / (1024.0 * 1024)));
+    this.allocKibPerMib =
+        bytes == 0 ? 0 : Math.round(allocated / 1024.0 / (bytes / (1024.0 * 1024)));
     Latencies ops = Latencies.of(opNanos);
     this.opP50Ms = ops.percentileMs(0.50);
     this.opP99Ms = ops.percentileMs(0.99);

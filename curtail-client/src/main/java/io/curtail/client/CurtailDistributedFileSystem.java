@@ -33,6 +33,7 @@ import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.net.NetUtils;
@@ -90,9 +91,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     String name = "curtail-" + CLIENTS.incrementAndGet();
     if (parsed.readHedging() != HedgingMode.OFF) {
       // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*).
+      DfsClientConf.ShortCircuitConf sockets = getClient().getConf().getShortCircuitConf();
       ConnectionPool connections = new ConnectionPool(runtime.clock(),
-          getClient().getConf().getShortCircuitConf().getSocketCacheCapacity(),
-          TimeUnit.MILLISECONDS.toNanos(getClient().getConf().getShortCircuitConf().getSocketCacheExpiry()));
+          sockets.getSocketCacheCapacity(),
+          TimeUnit.MILLISECONDS.toNanos(sockets.getSocketCacheExpiry()));
       reads = new ReadContext(parsed, runtime,
           NetUtils.getSocketFactory(conf, ClientProtocol.class), connections,
           Scheduler.daemon(name + "-hedge-watchdog"));

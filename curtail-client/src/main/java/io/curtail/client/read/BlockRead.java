@@ -247,8 +247,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         ByteBuffer data;
         try {
-          r.connect();
-          data = r.next();
+          data = r.next(); // connects first: the hedge's time includes its start too
         } finally {
           tracker.reads().record(ctx.clock.nanoTime() - start); // cut short: a lower bound
         }

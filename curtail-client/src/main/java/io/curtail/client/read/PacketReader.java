@@ -96,8 +96,8 @@ final class PacketReader implements Closeable, Abortable {
 
   /**
    * A reader of {@code length} bytes of {@code block} from {@code offset} within it, not yet
-   * connected: it can be aborted from now on, even while {@link #connect()} waits on the
-   * DataNode (which answers a read only once it has opened the replica).
+   * connected (its first {@link #next()} connects): it can be aborted from now on, even while it
+   * waits on the DataNode to connect or to answer (which it does once it opened the replica).
    */
   static PacketReader create(ReadContext ctx, DFSClient client, String file, LocatedBlock block,
       DatanodeInfo dataNode, long offset, long length) {
@@ -108,7 +108,7 @@ final class PacketReader implements Closeable, Abortable {
    * Asks the DataNode for the range and reads its answer, on a pooled connection if there is one,
    * else on a new one (TCP, then SASL where the cluster asks for it).
    */
-  void connect() throws IOException {
+  private void connect() throws IOException {
     if (fate.get() != Fate.OPEN) {
       throw new IOException("read of " + block + " from " + dataNode + " closed");
     }
@@ -122,7 +122,7 @@ final class PacketReader implements Closeable, Abortable {
           request();
           ok = true;
           return;
-        } catch (StaleConnectionException e) {
+        } catch (NoAnswerException e) {
           LOG.debug("Pooled connection stale datanode={} reason={}", dataNode, e.getMessage());
           conn = null;
           pooled.close();
@@ -167,7 +167,7 @@ final class PacketReader implements Closeable, Abortable {
       conn.out.flush();
       response = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(conn.in));
     } catch (IOException e) {
-      throw new StaleConnectionException(e); // no answer: the DataNode said nothing of the read
+      throw new NoAnswerException(e); // no answer: the DataNode said nothing of the read
     }
     DataTransferProtoUtil.checkBlockOpStatus(response,
         "reading " + block + " of " + file + " from " + dataNode);
@@ -181,9 +181,12 @@ final class PacketReader implements Closeable, Abortable {
     receiver = new PacketReceiver(conn.channel != null);
   }
 
-  /** A connection that failed before the DataNode answered anything. */
-  private static final class StaleConnectionException extends IOException {
-    StaleConnectionException(IOException cause) {
+  /**
+   * A request that got no answer at all: on a pooled connection, a sign the DataNode closed it
+   * while it was idle, which says nothing of the read.
+   */
+  private static final class NoAnswerException extends IOException {
+    NoAnswerException(IOException cause) {
       super(cause.toString(), cause);
     }
   }
@@ -191,7 +194,7 @@ final class PacketReader implements Closeable, Abortable {
   /**
    * The next bytes of the range, at {@link #position()} onwards: a slice of this reader's packet
    * buffer, valid until the next call. Null once the range is done. The first call connects
-   * (see {@link #connect}), unless the caller did.
+   * (see {@link #connect}).
    *
    * @throws org.apache.hadoop.fs.ChecksumException if the replica is corrupt
    * @throws IOException if the DataNode fails, answers out of protocol, or the reader was aborted

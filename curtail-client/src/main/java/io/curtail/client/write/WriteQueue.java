@@ -171,7 +171,7 @@ final class WriteQueue {
   }
 
   /** What a send failure means: the ack reader's diagnosis if it has one, else none. */
-  synchronized PipelineFailure sendFailed(IOException e, Object targets) {
+  synchronized PipelineFailure sendFailed(IOException e, Pipeline.Targets targets) {
     return stopped != null ? stopped
         : new PipelineFailure("sending to " + targets + " failed: " + e, -1, e);
   }
