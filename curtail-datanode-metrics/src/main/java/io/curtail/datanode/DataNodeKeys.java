@@ -2,6 +2,7 @@ package io.curtail.datanode;
 
 import io.curtail.datanode.fault.DiskFault;
 import java.time.Duration;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -14,10 +15,17 @@ public final class DataNodeKeys {
   public static final String DISK_SERVICE_MICROS = "curtail.datanode.fault.disk.service.us";
   /** Background load on the injected disk, as a fraction of its capacity in [0, 1). */
   public static final String DISK_UTILISATION = "curtail.datanode.fault.disk.utilisation";
-  /** Whether packet reads also pass through the injected disk. */
-  public static final String DISK_READS = "curtail.datanode.fault.disk.reads";
+  /**
+   * Which accesses the injected disk fault slows, a comma-separated list of {@code writes}
+   * (packets written), {@code reads} (packets read) and {@code opens} (replicas opened for a read).
+   */
+  public static final String DISK_ACCESSES = "curtail.datanode.fault.disk.accesses";
   /** Seed of the background load's arrivals. */
   public static final String DISK_SEED = "curtail.datanode.fault.disk.seed";
+  /** Injects stalls instead of a slow disk: how often the disk freezes, in milliseconds. */
+  public static final String STALL_EVERY_MS = "curtail.datanode.fault.stall.every.ms";
+  /** How long each stall lasts, in milliseconds. */
+  public static final String STALL_FOR_MS = "curtail.datanode.fault.stall.for.ms";
 
   /**
    * A file whose existence marks the DataNode busy (checked every second), for a co-located
@@ -34,18 +42,48 @@ public final class DataNodeKeys {
    */
   public static DiskFault diskFault(Configuration conf) {
     long micros = conf.getLong(DISK_SERVICE_MICROS, 0);
+    long stallEvery = conf.getLong(STALL_EVERY_MS, 0);
     if (micros < 0) {
       throw new IllegalArgumentException(DISK_SERVICE_MICROS + " must be >= 0, was " + micros);
     }
-    if (micros == 0) {
+    if (stallEvery < 0) {
+      throw new IllegalArgumentException(STALL_EVERY_MS + " must be >= 0, was " + stallEvery);
+    }
+    if (micros > 0 && stallEvery > 0) {
+      throw new IllegalArgumentException("set " + DISK_SERVICE_MICROS + " or " + STALL_EVERY_MS
+          + ", not both: a DataNode has one disk fault at a time");
+    }
+    DiskFault f;
+    if (stallEvery > 0) {
+      long lasting = conf.getLong(STALL_FOR_MS, 0);
+      try {
+        f = DiskFault.stalls(Duration.ofMillis(stallEvery), Duration.ofMillis(lasting));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(STALL_FOR_MS + "=" + lasting + " with "
+            + STALL_EVERY_MS + "=" + stallEvery + ": " + e.getMessage(), e);
+      }
+    } else if (micros > 0) {
+      double u = conf.getDouble(DISK_UTILISATION, 0);
+      if (!(u >= 0 && u < 1)) {
+        throw new IllegalArgumentException(DISK_UTILISATION + " must be in [0, 1), was " + u);
+      }
+      f = DiskFault.serviceTime(Duration.ofNanos(micros * 1000)).withUtilisation(u)
+          .withSeed(conf.getLong(DISK_SEED, 1));
+    } else {
       return null;
     }
-    double u = conf.getDouble(DISK_UTILISATION, 0);
-    if (!(u >= 0 && u < 1)) {
-      throw new IllegalArgumentException(DISK_UTILISATION + " must be in [0, 1), was " + u);
+    String named = conf.getTrimmed(DISK_ACCESSES, "");
+    if (named.isEmpty()) {
+      return f;
     }
-    DiskFault f = DiskFault.serviceTime(Duration.ofNanos(micros * 1000)).withUtilisation(u)
-        .withSeed(conf.getLong(DISK_SEED, 1));
-    return conf.getBoolean(DISK_READS, false) ? f.withReads() : f;
+    EnumSet<DiskFault.Access> accesses = EnumSet.noneOf(DiskFault.Access.class);
+    try {
+      for (String a : named.split(",")) {
+        accesses.add(DiskFault.Access.named(a));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(DISK_ACCESSES + "=" + named + ": " + e.getMessage(), e);
+    }
+    return f.on(accesses);
   }
 }

@@ -1,6 +1,7 @@
 package io.curtail.datanode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,11 +29,26 @@ class DataNodeSetupTest {
     assertNull(DataNodeKeys.diskFault(conf));
     conf.setLong(DataNodeKeys.DISK_SERVICE_MICROS, 2500);
     conf.setDouble(DataNodeKeys.DISK_UTILISATION, 0.5);
-    conf.setBoolean(DataNodeKeys.DISK_READS, true);
+    conf.set(DataNodeKeys.DISK_ACCESSES, "writes, Reads");
     DiskFault f = DataNodeKeys.diskFault(conf);
     assertEquals(2_500_000, f.serviceNanos());
     assertEquals(0.5, f.utilisation());
     assertTrue(f.reads());
+    assertTrue(f.slows(DiskFault.Access.WRITES));
+    assertFalse(f.slows(DiskFault.Access.OPENS));
+  }
+
+  @Test
+  void stallsFromKeys() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(DataNodeKeys.STALL_EVERY_MS, 4000);
+    conf.setLong(DataNodeKeys.STALL_FOR_MS, 1500);
+    DiskFault f = DataNodeKeys.diskFault(conf);
+    assertTrue(f.stalls());
+    assertEquals(1_500_000_000L, f.serviceNanos());
+    assertTrue(f.slows(DiskFault.Access.OPENS) && f.reads() && f.slows(DiskFault.Access.WRITES));
+    conf.set(DataNodeKeys.DISK_ACCESSES, "opens");
+    assertFalse(DataNodeKeys.diskFault(conf).reads());
   }
 
   @Test
@@ -46,5 +62,18 @@ class DataNodeSetupTest {
     conf.setDouble(DataNodeKeys.DISK_UTILISATION, 1.0);
     e = assertThrows(IllegalArgumentException.class, () -> DataNodeKeys.diskFault(conf));
     assertTrue(e.getMessage().startsWith(DataNodeKeys.DISK_UTILISATION), e.getMessage());
+    conf.setDouble(DataNodeKeys.DISK_UTILISATION, 0);
+    conf.set(DataNodeKeys.DISK_ACCESSES, "writes,seeks");
+    e = assertThrows(IllegalArgumentException.class, () -> DataNodeKeys.diskFault(conf));
+    assertTrue(e.getMessage().startsWith(DataNodeKeys.DISK_ACCESSES + "=writes,seeks: unknown"
+        + " disk access 'seeks'"), e.getMessage());
+    conf.unset(DataNodeKeys.DISK_ACCESSES);
+    conf.setLong(DataNodeKeys.STALL_EVERY_MS, 1000);
+    e = assertThrows(IllegalArgumentException.class, () -> DataNodeKeys.diskFault(conf));
+    assertTrue(e.getMessage().contains("not both"), e.getMessage());
+    conf.unset(DataNodeKeys.DISK_SERVICE_MICROS);
+    conf.setLong(DataNodeKeys.STALL_FOR_MS, 2000);
+    e = assertThrows(IllegalArgumentException.class, () -> DataNodeKeys.diskFault(conf));
+    assertTrue(e.getMessage().startsWith(DataNodeKeys.STALL_FOR_MS + "=2000"), e.getMessage());
   }
 }

@@ -33,6 +33,7 @@ public final class CurtailConfig {
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
   private final int readHedgingMaxInFlight;
+  private final int readHedgingMaxInFlightPerDataNode;
   private final long readHedgingCheckNanos;
   private final int thresholdRefreshPackets;
   private final long failFastCheckNanos;
@@ -63,6 +64,8 @@ public final class CurtailConfig {
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
     readHedgingMaxInFlight = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT, 1, 1024);
+    readHedgingMaxInFlightPerDataNode =
+        (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT_PER_DATANODE, 1, 1024);
     readHedgingCheckNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.READ_HEDGING_CHECK_MS, 1, TimeUnit.MINUTES.toMillis(1)));
     thresholdRefreshPackets =
@@ -168,6 +171,10 @@ public final class CurtailConfig {
     return readHedgingMaxInFlight;
   }
 
+  public int readHedgingMaxInFlightPerDataNode() {
+    return readHedgingMaxInFlightPerDataNode;
+  }
+
   public long readHedgingCheckNanos() {
     return readHedgingCheckNanos;
   }
@@ -230,7 +237,7 @@ public final class CurtailConfig {
         + ", reports=" + useDataNodeReports
         + ", hedgeRetries=" + readHedgingMaxRetries
         + ", hedgeBackoffPackets=" + readHedgingBackoffPackets
-        + ", hedgesInFlight=" + readHedgingMaxInFlight
+        + ", hedgesInFlight=" + readHedgingMaxInFlight + "/" + readHedgingMaxInFlightPerDataNode
         + ", hedgeCheckMs=" + TimeUnit.NANOSECONDS.toMillis(readHedgingCheckNanos)
         + ", thresholdRefreshPackets=" + thresholdRefreshPackets
         + ", failFastCheckMs=" + TimeUnit.NANOSECONDS.toMillis(failFastCheckNanos)

@@ -41,6 +41,9 @@ public enum CurtailKey {
       "packets to wait after a lost hedge before the first retry; doubles with each loss"),
   READ_HEDGING_MAX_IN_FLIGHT("curtail.read.hedging.max.in.flight", "16",
       "hedges one client may have in flight; beyond it a slow packet simply waits"),
+  READ_HEDGING_MAX_IN_FLIGHT_PER_DATANODE("curtail.read.hedging.max.in.flight.per.datanode", "4",
+      "hedges one client may have in flight to any one DataNode, so hedges never pile onto"
+          + " one DataNode's queue"),
   READ_HEDGING_CHECK_MS("curtail.read.hedging.check.ms", "5",
       "how often a client looks for reads past their hedge threshold: a hedge starts at most"
           + " this late"),

@@ -1,13 +1,15 @@
 package io.curtail.client.policy;
 
 /**
- * The order in which to try a block's replicas, from what the JVM knows of their read latency
- * (beyond the paper, which takes the NameNode's order as it comes).
+ * The order in which to try a block's replicas, from what the JVM knows of their DataNodes (beyond
+ * the paper, which takes the NameNode's order as it comes).
  *
- * <p>The rule: a replica whose DataNode is known to be slow (its read percentile
- * {@link Slowness#slower} than the fastest judged replica's), or busy, goes after
- * the others; within each group the NameNode's order stands, so its locality and rack choices
- * still break ties and a replica the JVM knows nothing of is never pushed back. Pure.
+ * <p>The rule: a replica is <em>demoted</em> when its DataNode is busy, or known to be slow by
+ * either measure a read has: its packets (the read percentile) or its starts (the percentile of
+ * time to first byte), each {@link Slowness#slower} than the fastest judged replica's by the same
+ * measure. Demoted replicas go after the others and are never hedged to; within each group the
+ * NameNode's order stands, so its locality and rack choices still break ties and a replica the
+ * JVM knows nothing of is never pushed back. Pure.
  */
 public final class ReplicaOrder {
   private final Slowness slowness;
@@ -17,16 +19,16 @@ public final class ReplicaOrder {
   }
 
   /**
-   * Indices into the NameNode's replica list, in the order to try them.
+   * Marks in {@code demoted} the replicas slow by one measure.
    *
-   * @param samples recent read samples per replica, NameNode order
-   * @param percentileNanos read percentile per replica (ignored where samples are too few)
-   * @param busy whether each replica's DataNode flagged itself busy
+   * @param samples recent samples of the measure per replica
+   * @param percentileNanos its percentile per replica (ignored where samples are too few)
+   * @param demoted one flag per replica, set here for each slow one and left as it is otherwise
    */
-  public int[] order(int[] samples, long[] percentileNanos, boolean[] busy) {
+  public void demoteSlow(int[] samples, long[] percentileNanos, boolean[] demoted) {
     int n = samples.length;
-    if (percentileNanos.length != n || busy.length != n) {
-      throw new IllegalArgumentException("need one percentile and busy flag per replica");
+    if (percentileNanos.length != n || demoted.length != n) {
+      throw new IllegalArgumentException("need one percentile and flag per replica");
     }
     long fastest = Long.MAX_VALUE;
     for (int i = 0; i < n; i++) {
@@ -34,13 +36,19 @@ public final class ReplicaOrder {
         fastest = Math.min(fastest, percentileNanos[i]);
       }
     }
+    for (int i = 0; i < n; i++) {
+      demoted[i] |= slowness.judged(samples[i]) && slowness.slower(percentileNanos[i], fastest);
+    }
+  }
+
+  /** Indices into the NameNode's replica list: the others in its order, then the demoted. */
+  public static int[] order(boolean[] demoted) {
+    int n = demoted.length;
     int[] out = new int[n];
     int k = 0;
     for (int pass = 0; pass < 2; pass++) {
       for (int i = 0; i < n; i++) {
-        boolean slow = busy[i]
-            || (slowness.judged(samples[i]) && slowness.slower(percentileNanos[i], fastest));
-        if (slow == (pass == 1)) {
+        if (demoted[i] == (pass == 1)) {
           out[k++] = i;
         }
       }

@@ -37,6 +37,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private LocatedBlock block;
   private DatanodeInfo[] replicas;
   private NodeTracker[] trackers;
+  /** Replicas the plan demoted (busy or known slow): never hedged to. */
+  private boolean[] demoted;
   private boolean[] failed;
   private boolean refetched;
   private int current = -1;
@@ -66,6 +68,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.block = plan.block;
     this.replicas = plan.replicas;
     this.trackers = plan.trackers;
+    this.demoted = plan.demoted;
     this.failed = new boolean[replicas.length];
   }
 
@@ -159,6 +162,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     int primaryIndex = current;
     NodeTracker primaryTracker = trackers[primaryIndex];
     thresholdNanos = ctx.thresholdNanos(primaryTracker);
+    boolean starting = !primary.connected(); // its time is the read's time to first byte
     long start = ctx.clock.nanoTime();
     Race<PacketReader> race = lastRace;
     if (race == null || !race.rearm(start + thresholdNanos, primary, primaryIndex,
@@ -182,19 +186,27 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       if (failure != null) {
         throw failure;
       }
-      primaryTracker.reads().record(took);
+      record(primaryTracker, starting, took);
       return data;
     }
     // The hedge delivered first and cut the primary's connection: carry on from the hedge. The
     // primary took at least this long; without recording it, a DataNode that stalls after a fast
     // first packet (as throttled ones do) would never look slow.
-    primaryTracker.reads().record(took);
+    record(primaryTracker, starting, took);
     Race.Winner<PacketReader> hedge = race.awaitHedge();
     primary.close();
     reader = hedge.reader;
     current = hedge.replica;
     ctx.readsFrom(trackers[current]);
     return hedge.data;
+  }
+
+  private static void record(NodeTracker t, boolean start, long nanos) {
+    if (start) {
+      t.recordStart(nanos);
+    } else {
+      t.reads().record(nanos);
+    }
   }
 
   @Override
@@ -205,7 +217,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   /**
    * Runs on the watchdog thread when the packet {@code race} is for overran its threshold (in the
    * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the
-   * bound on hedges in flight or the primary (finishing first) says no.
+   * bounds on hedges in flight or the primary (finishing first) says no. A replica is eligible
+   * unless it failed, was demoted (busy, or known slow to start or to deliver: a hedge would only
+   * add to its queue), is backed off after lost hedges, or already has its share of hedges.
    */
   @Override
   public void startHedge(Race<PacketReader> race, long seen) {
@@ -220,19 +234,22 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     boolean[] skip = failed.clone();
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < skip.length; i++) {
-      skip[i] |= trackers[i].busy(now); // never hedge to a DataNode that said it is busy
+      skip[i] |= demoted[i] || trackers[i].busy(now) || !ctx.hedgeSlotFree(trackers[i].node());
     }
     int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());
-    if (target < 0 || !ctx.hedgesInFlight.tryAcquire()) {
+    if (target < 0) {
+      return;
+    }
+    DatanodeInfo dn = replicas[target];
+    NodeTracker tracker = trackers[target];
+    if (!ctx.takeHedgeSlot(tracker.node())) {
       return;
     }
     if (!race.startHedge(seen)) {
-      ctx.hedgesInFlight.release();
+      ctx.releaseHedgeSlot(tracker.node());
       return;
     }
     ctx.hedgeTried();
-    DatanodeInfo dn = replicas[target];
-    NodeTracker tracker = trackers[target];
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
     ctx.hedgeThreads.execute(() -> {
@@ -247,9 +264,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         ByteBuffer data;
         try {
-          data = r.next(); // connects first: the hedge's time includes its start too
+          data = r.next(); // connects first: the hedge's time is a start
         } finally {
-          tracker.reads().record(ctx.clock.nanoTime() - start); // cut short: a lower bound
+          tracker.recordStart(ctx.clock.nanoTime() - start); // cut short: a lower bound
         }
         if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
           ctx.hedgeWon(tracker.node());
@@ -265,7 +282,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         ctx.hedgeLost(tracker.node());
         race.hedgeFailed();
       } finally {
-        ctx.hedgesInFlight.release();
+        ctx.releaseHedgeSlot(tracker.node());
         race.hedgeDone();
       }
     });

@@ -272,6 +272,11 @@ final class PacketReader implements Closeable, Abortable {
     return finished && !broken;
   }
 
+  /** Whether this reader has connected: its next packet is not the read's first. */
+  boolean connected() {
+    return conn != null;
+  }
+
   /** Offset in the block of the next byte {@link #next()} returns. */
   long position() {
     return position;

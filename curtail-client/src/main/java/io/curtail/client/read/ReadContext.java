@@ -66,6 +66,8 @@ public final class ReadContext implements AutoCloseable {
   final Semaphore hedgesInFlight;
   private final Scheduler scheduler;
   private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
+  /** Hedges in flight to each DataNode; taken on the watchdog thread only, given back anywhere. */
+  private final Map<NodeId, AtomicInteger> hedgesInFlightTo = new ConcurrentHashMap<>();
   private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
   private final Map<NodeId, Threshold> thresholds = new ConcurrentHashMap<>();
   /** Where {@link #othersStats} pools samples; guarded by itself. */
@@ -170,6 +172,31 @@ public final class ReadContext implements AutoCloseable {
   void hedgeWon(NodeId node) {
     hedgesWon.increment();
     backoffs.put(node, hedging.afterWin());
+  }
+
+  /** Whether a hedge may go to {@code node} now: it has fewer than its bound in flight. */
+  boolean hedgeSlotFree(NodeId node) {
+    AtomicInteger n = hedgesInFlightTo.get(node);
+    return n == null || n.get() < config.readHedgingMaxInFlightPerDataNode();
+  }
+
+  /**
+   * Takes a slot for a hedge to {@code node} under both bounds, the client's and the DataNode's;
+   * false if either is full. The watchdog's thread alone takes slots, so a free slot it saw stays
+   * free until it takes it.
+   */
+  boolean takeHedgeSlot(NodeId node) {
+    if (!hedgeSlotFree(node) || !hedgesInFlight.tryAcquire()) {
+      return false;
+    }
+    hedgesInFlightTo.computeIfAbsent(node, n -> new AtomicInteger()).incrementAndGet();
+    return true;
+  }
+
+  /** Gives back the slot of a hedge to {@code node} that ended (or never began). */
+  void releaseHedgeSlot(NodeId node) {
+    hedgesInFlightTo.get(node).decrementAndGet();
+    hedgesInFlight.release();
   }
 
   void hedgeTried() {

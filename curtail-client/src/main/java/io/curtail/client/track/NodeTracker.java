@@ -1,14 +1,15 @@
 package io.curtail.client.track;
 
 /**
- * What this JVM knows of one DataNode's recent latency: packet writes through it and packet reads
- * from it, in separate windows because the two differ by nature. Thread-safe; see
- * {@link LatencyWindow} for the contract of each window.
+ * What this JVM knows of one DataNode's recent latency: packet writes through it, packet reads
+ * from it, and the starts of reads from it (time to first byte), in separate windows because they
+ * differ by nature. Thread-safe; see {@link LatencyWindow} for the contract of each window.
  */
 public final class NodeTracker {
   private final NodeId node;
   private final LatencyWindow writes = new LatencyWindow();
   private final LatencyWindow reads = new LatencyWindow();
+  private final LatencyWindow starts = new LatencyWindow();
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
@@ -36,9 +37,25 @@ public final class NodeTracker {
     return writes;
   }
 
-  /** Packet read latencies from this DataNode. */
+  /** Packet read latencies from this DataNode, the first packet of each read included. */
   public LatencyWindow reads() {
     return reads;
+  }
+
+  /**
+   * Times to first byte of reads from this DataNode: connection, the DataNode's answer (it opens
+   * the replica first) and the first packet. A DataNode can be slow here alone, its packets
+   * flowing at full speed once a read has started; among a long read's packets that would not
+   * show.
+   */
+  public LatencyWindow starts() {
+    return starts;
+  }
+
+  /** Records a read's time to first byte: a start, and a packet read like any other. */
+  public void recordStart(long nanos) {
+    starts.record(nanos);
+    reads.record(nanos);
   }
 
   /** Records what the DataNode said of itself on an ack at {@code nowNanos}. */

@@ -8,9 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The faults injected on one DataNode, changeable while it runs. The DataNode's packet paths call
- * {@link #awaitWriteDisk()} and {@link #awaitReadDisk()}; they return at once unless a slow disk is
- * injected, in which case the calling thread waits its turn in the disk's FIFO queue.
+ * The faults injected on one DataNode, changeable while it runs. The DataNode's hooks call
+ * {@link #await} with the access they are about to make; it returns at once unless the injected
+ * {@link DiskFault} slows that access, in which case the calling thread waits for the disk: its
+ * turn in a slow disk's FIFO queue, or the end of a stall.
  *
  * <p>Thread-safe: the fault is one volatile reference, swapped whole.
  */
@@ -24,11 +25,11 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   private static final class Disk {
     final DiskFault fault;
-    final DiskQueue queue;
+    final DiskModel model;
 
-    Disk(DiskFault fault, DiskQueue queue) {
+    Disk(DiskFault fault, DiskModel model) {
       this.fault = fault;
-      this.queue = queue;
+      this.model = model;
     }
   }
 
@@ -50,17 +51,17 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
     return dataNode;
   }
 
-  /** Injects {@code fault}, replacing any slow disk this DataNode had. */
+  /** Injects {@code fault}, replacing any disk fault this DataNode had. */
   public synchronized void slowDisk(DiskFault fault) {
     Disk before = disk;
-    disk = new Disk(fault, fault.newQueue(clock.getAsLong()));
+    disk = new Disk(fault, fault.newModel(clock.getAsLong()));
     if (fault.reads() != (before != null && before.fault.reads())) {
       readPath.intercept(this, fault.reads());
     }
-    LOG.info("Injected slow disk datanode={} fault={}", dataNode, fault);
+    LOG.info("Injected disk fault datanode={} fault={}", dataNode, fault);
   }
 
-  /** The injected slow disk, or null if the disk is healthy. */
+  /** The injected disk fault, or null if the disk is healthy. */
   public DiskFault disk() {
     Disk d = disk;
     return d == null ? null : d.fault;
@@ -78,21 +79,12 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
     }
   }
 
-  /** Called by the DataNode after writing a packet to disk. */
-  public void awaitWriteDisk() {
+  /** Called by the DataNode's hook for {@code access}: waits for the disk if it is slowed. */
+  public void await(DiskFault.Access access) {
     Disk d = disk;
-    if (d != null) {
-      delayedWrites.increment();
-      sleepUntil(d.queue.admit(clock.getAsLong()));
-    }
-  }
-
-  /** Called by the DataNode before sending a packet of a block read. */
-  public void awaitReadDisk() {
-    Disk d = disk;
-    if (d != null && d.fault.reads()) {
-      delayedReads.increment();
-      sleepUntil(d.queue.admit(clock.getAsLong()));
+    if (d != null && d.fault.slows(access)) {
+      (access == DiskFault.Access.WRITES ? delayedWrites : delayedReads).increment();
+      sleepUntil(d.model.admit(clock.getAsLong()));
     }
   }
 
@@ -109,7 +101,19 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
   @Override
   public long getDiskServiceMicros() {
     DiskFault f = disk();
-    return f == null ? 0 : f.serviceNanos() / 1000;
+    return f == null || f.stalls() ? 0 : f.serviceNanos() / 1000;
+  }
+
+  @Override
+  public long getStallMillis() {
+    DiskFault f = disk();
+    return f == null || !f.stalls() ? 0 : f.serviceNanos() / 1_000_000;
+  }
+
+  @Override
+  public String getDiskFault() {
+    DiskFault f = disk();
+    return f == null ? "none" : f.toString();
   }
 
   @Override
@@ -139,6 +143,17 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
     DiskFault f = DiskFault.serviceTime(Duration.ofNanos(serviceMicros * 1000))
         .withUtilisation(utilisation);
     slowDisk(reads ? f.withReads() : f);
+  }
+
+  @Override
+  public void slowOpens(long serviceMicros) {
+    slowDisk(DiskFault.serviceTime(Duration.ofNanos(serviceMicros * 1000))
+        .on(DiskFault.Access.OPENS));
+  }
+
+  @Override
+  public void stall(long everyMillis, long lastingMillis) {
+    slowDisk(DiskFault.stalls(Duration.ofMillis(everyMillis), Duration.ofMillis(lastingMillis)));
   }
 
   @Override

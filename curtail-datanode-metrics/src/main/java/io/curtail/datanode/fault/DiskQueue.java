@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * <p>Pure: time comes in as numbers and randomness from a seed, so tests step time instead of
  * sleeping. Thread-safe; the critical section is a few arithmetic operations.
  */
-public final class DiskQueue {
+public final class DiskQueue implements DiskModel {
   /** Background arrivals older than this many service times cannot affect the queue now. */
   private static final long HORIZON_SERVICES = 10_000;
 
@@ -47,6 +47,7 @@ public final class DiskQueue {
   }
 
   /** Admits a request arriving at {@code nowNanos}; returns when it completes. */
+  @Override
   public synchronized long admit(long nowNanos) {
     if (!Double.isInfinite(meanGapNanos)) {
       admitBackgroundUntil(nowNanos);

@@ -1,6 +1,7 @@
 package io.curtail.datanode.hook;
 
 import io.curtail.datanode.fault.DataNodeFaults;
+import io.curtail.datanode.fault.DiskFault;
 import io.curtail.datanode.report.AckReports;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,7 +66,7 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
   public void delayWriteToDisk() {
     Routes r = routesOfCaller();
     if (r != null) {
-      r.faults.awaitWriteDisk();
+      r.faults.await(DiskFault.Access.WRITES);
     }
   }
 
@@ -92,14 +93,15 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
 
   /**
    * Called by {@code BlockSender} just before it opens a replica's checksum file to serve a read:
-   * the read's first disk access. (The read throttler is called after each packet is sent, so
-   * without this a slow disk would still serve every read's first packet at full speed.)
+   * the read's first disk access, where a DataNode slow to open replicas makes a read wait. (The
+   * read throttler is called after each packet is sent, so without this a slow disk would still
+   * serve every read's first packet at full speed.)
    */
   @Override
   public void throwTooManyOpenFiles() {
     Routes r = routesOfCaller();
     if (r != null) {
-      r.faults.awaitReadDisk();
+      r.faults.await(DiskFault.Access.OPENS);
     }
   }
 

@@ -2,6 +2,7 @@ package io.curtail.client.read;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.conf.CurtailConfig;
@@ -11,6 +12,7 @@ import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
@@ -63,16 +65,18 @@ class HedgedBlockReadTest {
   @BeforeEach
   void forgetLatencies() {
     for (int i = 0; i < cluster.dataNodeCount(); i++) {
-      LatencyWindow w = tracker(i);
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
-        w.record(TimeUnit.MILLISECONDS.toNanos(2));
+        nodeTracker(i).recordStart(TimeUnit.MILLISECONDS.toNanos(2));
       }
     }
   }
 
   private static LatencyWindow tracker(int dn) {
-    return RUNTIME.registry().tracker(NodeId.of("127.0.0.1:" + cluster.address(dn).getPort()))
-        .reads();
+    return nodeTracker(dn).reads();
+  }
+
+  private static NodeTracker nodeTracker(int dn) {
+    return RUNTIME.registry().tracker(NodeId.of("127.0.0.1:" + cluster.address(dn).getPort()));
   }
 
   private static ReadContext context(String... settings) {
@@ -173,6 +177,9 @@ class HedgedBlockReadTest {
   void aDataNodeWhoseHedgesLoseIsBackedOffThenGivenUp() throws IOException {
     // Primary dn1: 20 ms a packet. Hedge target dn2: 2 s a packet, so every hedge to it loses.
     // Without backoff every packet would hedge; with it: packets 1, 17, 49 and 113, then never.
+    // dn2 must not be known slow (no hedge goes to a DataNode known slow), nor dn1 next to it
+    // (its starts take 40 ms, the open and a packet): dn2 is known at 20 ms to start and to
+    // deliver, and over a window of 100 its four lost hedges stay below its p95.
     LocatedBlock[] blocks = new LocatedBlock[40];
     String[] files = new String[blocks.length];
     for (int i = 0; i < blocks.length; i++) {
@@ -180,13 +187,13 @@ class HedgedBlockReadTest {
       files[i] = pathOf(fileNo - 1);
     }
     try (ReadContext ctx = context("curtail.read.hedging", "static",
-        "curtail.read.hedging.static.threshold.ms", "5");
+        "curtail.read.hedging.static.threshold.ms", "5", "curtail.read.window.packets", "100");
         Fault slowDisk = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(20))
             .withReads());
         Fault slower = cluster.slowDisk(2, DiskFault.serviceTime(Duration.ofSeconds(2))
             .withReads())) {
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
-        tracker(2).record(TimeUnit.SECONDS.toNanos(2)); // the JVM knows dn2 is slow: read it last
+        nodeTracker(2).recordStart(TimeUnit.MILLISECONDS.toNanos(20));
       }
       for (int i = 0; i < blocks.length; i++) {
         try (BlockRead read = new BlockRead(ctx, fs.getClient(), files[i],
@@ -272,6 +279,43 @@ class HedgedBlockReadTest {
     try (ReadContext ctx = context()) {
       assertTrue(ctx.config.readHedgingMaxInFlight() > 0);
       assertEquals(ctx.config.readHedgingMaxInFlight(), ctx.hedgesInFlight.availablePermits());
+    }
+  }
+
+  @Test
+  void hedgesToOneDataNodeNeverExceedItsBound() {
+    try (ReadContext ctx = context("curtail.read.hedging.max.in.flight", "3",
+        "curtail.read.hedging.max.in.flight.per.datanode", "2")) {
+      NodeId a = NodeId.of("10.0.0.1:9866");
+      NodeId b = NodeId.of("10.0.0.2:9866");
+      assertTrue(ctx.takeHedgeSlot(a));
+      assertTrue(ctx.takeHedgeSlot(a));
+      assertFalse(ctx.hedgeSlotFree(a));
+      assertFalse(ctx.takeHedgeSlot(a), "a third hedge would queue behind two on a");
+      assertTrue(ctx.takeHedgeSlot(b));
+      assertFalse(ctx.takeHedgeSlot(b), "the client's bound of 3 is reached");
+      ctx.releaseHedgeSlot(a);
+      assertTrue(ctx.takeHedgeSlot(a));
+    }
+  }
+
+  @Test
+  void noHedgeGoesToADataNodeKnownToBeSlowToStart() throws IOException {
+    // Primary dn1: 20 ms a packet, over the 5 ms threshold every time. The only other replica,
+    // dn2, is healthy to read from but known to take 2 s to start a read: no hedge goes there.
+    LocatedBlock block = blockOn(1, 2, 300);
+    String file = pathOf(fileNo - 1);
+    for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
+      nodeTracker(2).starts().record(TimeUnit.SECONDS.toNanos(2));
+    }
+    try (ReadContext ctx = context("curtail.read.hedging", "static",
+        "curtail.read.hedging.static.threshold.ms", "5");
+        Fault slowDisk = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(20))
+            .withReads());
+        BlockRead read = new BlockRead(ctx, fs.getClient(), file, ReplicaPlan.of(ctx, block), 0,
+            BLOCK)) {
+      readAll(read, 300);
+      assertEquals(0, ctx.hedgesTried());
     }
   }
 
