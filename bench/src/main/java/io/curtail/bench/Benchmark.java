@@ -1,38 +1,51 @@
 package io.curtail.bench;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Runs scenarios × modes × rounds. Within a scenario the modes alternate, in an order rotated every
- * round, so that drift of the machine (JIT warm-up, page cache, a noisy neighbour) hits every mode
- * alike instead of favouring whichever ran last.
+ * Runs scenarios × mode variants × rounds. Within a scenario the variants alternate, in an order
+ * rotated every round, so that drift of the machine (JIT warm-up, page cache, a noisy neighbour)
+ * hits every mode alike instead of favouring whichever ran last. A long run ({@code duration})
+ * keeps starting rounds until the scenario has run that long, and meanwhile watches whether the
+ * NameNode's own slow-node tracking acts.
  */
 final class Benchmark {
   private final Target target;
   private final List<Scenario> scenarios;
   private final List<Mode> modes;
+  private final Mode.Options options;
   private final int rounds;
+  private final Duration duration;
   private final Runner runner;
   private final Progress progress;
 
-  Benchmark(Target target, List<Scenario> scenarios, List<Mode> modes, int rounds, Runner runner,
-      Progress progress) {
+  /**
+   * @param duration how long each scenario runs at least (rounds continue until it has), or
+   *     {@link Duration#ZERO} to run exactly {@code rounds}
+   */
+  Benchmark(Target target, List<Scenario> scenarios, List<Mode> modes, Mode.Options options,
+      int rounds, Duration duration, Runner runner, Progress progress) {
     this.target = target;
     this.scenarios = scenarios;
     this.modes = modes;
+    this.options = options;
     this.rounds = rounds;
+    this.duration = duration;
     this.runner = runner;
     this.progress = progress;
   }
 
-  /** The modes that say something in {@code s} on this target. */
-  List<Mode> modesFor(Scenario s) {
-    List<Mode> out = new ArrayList<>();
+  /** The variants of the modes that say something in {@code s} on this target. */
+  List<Variant> variantsFor(Scenario s) {
+    List<Variant> out = new ArrayList<>();
     for (Mode m : modes) {
       if (m.appliesTo(s) && (m.faulty() || target.injectsFaults())) {
-        out.add(m);
+        out.addAll(Variant.of(m, s, options));
       }
     }
     return out;
@@ -41,30 +54,44 @@ final class Benchmark {
   int batches() {
     int n = 0;
     for (Scenario s : scenarios) {
-      n += modesFor(s).size() * rounds;
+      n += variantsFor(s).size() * rounds;
     }
     return n;
   }
 
   void run(RunResult result) throws IOException, InterruptedException {
-    progress.start(batches());
+    progress.start(duration.isZero() ? batches() : 0);
     for (Scenario s : scenarios) {
       RunResult.ScenarioResult sr = new RunResult.ScenarioResult(s);
       result.scenarios.add(sr);
-      List<Mode> ms = modesFor(s);
-      runner.prepare(s);
-      try {
-        for (int round = 0; round < rounds; round++) {
-          for (int i = 0; i < ms.size(); i++) {
-            Mode m = ms.get((i + round) % ms.size());
-            progress.step(s.name() + " " + m.label() + " round " + (round + 1) + "/" + rounds);
-            sr.add(m, runner.run(s, m, round));
+      List<Variant> vs = variantsFor(s);
+      Set<Target.Cluster> clusters = new LinkedHashSet<>();
+      for (Variant v : vs) {
+        clusters.add(target.cluster(v.mode));
+      }
+      for (Target.Cluster c : clusters) {
+        runner.prepare(s, c);
+      }
+      long start = System.nanoTime();
+      try (SlowNodeWatch watch = duration.isZero() ? null
+          : SlowNodeWatch.start(clusters, sr::event)) {
+        for (int round = 0; round < rounds || System.nanoTime() - start < duration.toNanos();
+            round++) {
+          for (int i = 0; i < vs.size(); i++) {
+            Variant v = vs.get((i + round) % vs.size());
+            progress.step(s.name() + " " + v.label + " round " + (round + 1)
+                + (duration.isZero() ? "/" + rounds : ""));
+            sr.add(v.label, runner.run(s, v, round));
           }
         }
       } finally {
-        runner.cleanUp(s);
+        for (Target.Cluster c : clusters) {
+          runner.cleanUp(s, c);
+        }
       }
-      sr.summarise(ms);
+      List<String> labels = new ArrayList<>();
+      vs.forEach(v -> labels.add(v.label));
+      sr.summarise(labels);
     }
     progress.done();
   }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -39,7 +40,8 @@ public final class Main implements Callable<Integer> {
   List<String> scenarioNames = new ArrayList<>();
 
   @Option(names = {"-m", "--mode"}, paramLabel = "MODES",
-      description = "Comma-separated modes to compare (default: all that apply).")
+      description = "Comma-separated modes to compare, or 'all' (default: all that apply but"
+          + " the ablations stock-hedged and curtail-static).")
   String modes;
 
   @Option(names = "--scale", defaultValue = "1.0",
@@ -49,6 +51,18 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "2",
       description = "Rounds per scenario; modes alternate within each (default: ${DEFAULT-VALUE}).")
   int rounds;
+
+  @Option(names = "--duration", paramLabel = "MINUTES", defaultValue = "0",
+      description = "Run each scenario at least this long, rounds after rounds, watching the"
+          + " NameNode's slow-node reports; Curtail modes keep what they learn across batches"
+          + " (default: 0, exactly --rounds).")
+  double durationMinutes;
+
+  @Option(names = "--stock-best-thresholds", paramLabel = "MS", split = ",",
+      defaultValue = "10,50,200",
+      description = "Hedge thresholds stock-best runs at where positional reads use them, a"
+          + " batch each; the best is reported (default: ${DEFAULT-VALUE}).")
+  List<Long> stockBestThresholds;
 
   @Option(names = "--background", paramLabel = "STREAMS",
       description = "Background streams kept open during every scenario (default: the"
@@ -124,17 +138,28 @@ public final class Main implements Callable<Integer> {
         stdout.printf("%-16s %s%n%16s fault: %s; workload: %s%n", s.name(), s.description(), "",
             s.faultDescription(), s.workload());
       }
-      stdout.println("modes: " + Mode.parse(allModes()));
+      stdout.println("modes: " + Mode.parse("all") + " (by default: " + Mode.parse(null) + ")");
       return 0;
     }
     List<Scenario> scenarios = scenarios();
-    List<Mode> chosen = Mode.parse(modes == null ? allModes() : modes);
+    List<Mode> chosen = Mode.parse(modes);
     if (!(scale > 0)) {
       throw new IllegalArgumentException("--scale must be > 0, was " + scale);
     }
     if (rounds < 1) {
       throw new IllegalArgumentException("--rounds must be >= 1, was " + rounds);
     }
+    if (!(durationMinutes >= 0)) {
+      throw new IllegalArgumentException("--duration must be >= 0 minutes, was "
+          + durationMinutes);
+    }
+    for (long t : stockBestThresholds) {
+      if (t <= 0) {
+        throw new IllegalArgumentException("--stock-best-thresholds must each be > 0 ms, was "
+            + t);
+      }
+    }
+    Duration duration = Duration.ofMillis((long) (durationMinutes * 60_000));
     try {
       CurtailConfig.from(settings); // a bad curtail.* value fails here, before any cluster starts
     } catch (InvalidConfigException e) {
@@ -144,12 +169,12 @@ public final class Main implements Callable<Integer> {
     resultsDir = new File(out, started);
     long epoch = System.nanoTime();
     try (Target target = target()) {
-      result = new RunResult(target.describe(), scale, seed, rounds, started);
+      result = new RunResult(target.describe(), scale, seed, rounds, duration, started);
       stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
-      Runner runner = new Runner(target, new Mode.Options(hedgeThresholdMs), settings, seed,
-          epoch);
-      new Benchmark(target, scenarios, chosen, rounds, runner, new Progress(stderr, terminal))
-          .run(result);
+      Runner runner = new Runner(target, settings, seed, epoch, !duration.isZero());
+      Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds);
+      new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
+          new Progress(stderr, terminal)).run(result);
     }
     Report.printTables(result, stdout);
     Report.write(result, resultsDir);
@@ -157,15 +182,6 @@ public final class Main implements Callable<Integer> {
     stdout.println("Results: " + resultsDir.getAbsolutePath() + " (report.md, results.json,"
         + " summary.csv, samples.csv, plots/)");
     return 0;
-  }
-
-  /** Every mode's label, comma-separated. */
-  private static String allModes() {
-    StringBuilder b = new StringBuilder();
-    for (Mode m : Mode.values()) {
-      b.append(b.length() == 0 ? "" : ",").append(m.label());
-    }
-    return b.toString();
   }
 
   private List<Scenario> scenarios() {

@@ -3,8 +3,10 @@ package io.curtail.bench;
 import io.curtail.client.CurtailDistributedFileSystem;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -33,6 +35,36 @@ public enum Mode {
     @Override
     boolean appliesTo(Scenario s) {
       return s.workload().reads();
+    }
+
+    @Override
+    void afterBatch() {
+      StockHedgedPool.reset();
+    }
+  },
+  /**
+   * The stock client with every stock slow-node feature on and tuned to act quickly, on a cluster
+   * of its own with the NameNode's and DataNodes' features on too ({@link StockBest}). Its hedge
+   * threshold is swept where positional reads could use it against a fault, and each threshold
+   * reported.
+   */
+  STOCK_BEST("stock-best", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      STOCK.configure(conf, o);
+      StockBest.CLIENT.forEach(conf::set);
+      conf.setLong("dfs.client.hedged.read.threshold.millis", o.hedgeThresholdMillis);
+    }
+
+    @Override
+    Map<String, String> clusterSettings() {
+      return StockBest.CLUSTER;
+    }
+
+    @Override
+    List<Long> sweptThresholds(Scenario s, Options o) {
+      return s.hasFault() && s.workload().preads() ? o.stockBestThresholdsMillis
+          : Collections.emptyList();
     }
 
     @Override
@@ -113,9 +145,21 @@ public enum Mode {
   /** Settings shared by the modes of one run. */
   public static final class Options {
     final long hedgeThresholdMillis;
+    /** The hedge thresholds {@code stock-best} is run at, each its own batch. */
+    final List<Long> stockBestThresholdsMillis;
 
     public Options(long hedgeThresholdMillis) {
+      this(hedgeThresholdMillis, Collections.singletonList(hedgeThresholdMillis));
+    }
+
+    public Options(long hedgeThresholdMillis, List<Long> stockBestThresholdsMillis) {
       this.hedgeThresholdMillis = hedgeThresholdMillis;
+      this.stockBestThresholdsMillis = stockBestThresholdsMillis;
+    }
+
+    /** The same options with the hedge threshold at {@code millis}. */
+    Options withHedgeThreshold(long millis) {
+      return new Options(millis, stockBestThresholdsMillis);
     }
   }
 
@@ -133,6 +177,22 @@ public enum Mode {
   /** Whether comparing this mode in {@code s} says anything (e.g. stock hedging needs reads). */
   boolean appliesTo(Scenario s) {
     return true;
+  }
+
+  /**
+   * NameNode and DataNode settings this mode's cluster needs; empty (the default) runs it on the
+   * cluster every other mode shares.
+   */
+  Map<String, String> clusterSettings() {
+    return Collections.emptyMap();
+  }
+
+  /**
+   * The hedge thresholds to run this mode at in {@code s}, a batch each; empty (the default)
+   * runs it once at the run's threshold.
+   */
+  List<Long> sweptThresholds(Scenario s, Options o) {
+    return Collections.emptyList();
   }
 
   /** Whether the DataNodes run Curtail's plugin while this mode runs (stock-plain-dn: no). */
@@ -158,12 +218,22 @@ public enum Mode {
   }
 
   /**
-   * The modes named in {@code csv}, in catalogue order.
+   * The modes named in {@code csv}, in catalogue order: every mode for "all", and for null those a
+   * run compares by default (all but the ablations, {@code stock-hedged}, which {@code stock-best}
+   * contains, and {@code curtail-static}).
    *
    * @throws IllegalArgumentException listing the known labels
    */
   public static List<Mode> parse(String csv) {
     List<Mode> out = new ArrayList<>();
+    if (csv == null || csv.trim().equals("all")) {
+      for (Mode m : values()) {
+        if (csv != null || (m != STOCK_HEDGED && m != CURTAIL_STATIC)) {
+          out.add(m);
+        }
+      }
+      return out;
+    }
     for (String name : csv.split(",")) {
       Mode m = byLabel(name.trim());
       if (!out.contains(m)) {

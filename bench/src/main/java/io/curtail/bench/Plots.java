@@ -75,4 +75,36 @@ final class Plots {
     }
     BitmapEncoder.saveBitmap(chart, png.getPath(), BitmapEncoder.BitmapFormat.PNG);
   }
+
+  /**
+   * The p99 of per-file latency in each {@code windowSeconds} of the run, one line per mode, by
+   * when the files started: whether a mode's tail changes as the run goes on (as stock's
+   * NameNode-driven features would make it, once they act).
+   */
+  static void p99OverTime(String title, List<String> modes, List<List<double[]>> startAndLatency,
+      int windowSeconds, File png) throws IOException {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        .xAxisTitle("minutes since the benchmark started")
+        .yAxisTitle("p99 of files started in each minute (ms, log scale)").build();
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    for (int i = 0; i < modes.size(); i++) {
+      java.util.TreeMap<Long, List<Double>> byWindow = new java.util.TreeMap<>();
+      for (double[] p : startAndLatency.get(i)) {
+        byWindow.computeIfAbsent((long) (p[0] / windowSeconds), k -> new ArrayList<>()).add(p[1]);
+      }
+      List<Double> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (java.util.Map.Entry<Long, List<Double>> e : byWindow.entrySet()) {
+        List<Double> l = e.getValue();
+        l.sort(null);
+        xs.add((e.getKey() + 0.5) * windowSeconds / 60.0);
+        ys.add(Math.max(l.get((int) Math.ceil(0.99 * l.size()) - 1), 0.001));
+      }
+      if (!xs.isEmpty()) {
+        chart.addSeries(modes.get(i), xs, ys);
+      }
+    }
+    BitmapEncoder.saveBitmap(chart, png.getPath(), BitmapEncoder.BitmapFormat.PNG);
+  }
 }

@@ -32,7 +32,7 @@ final class Progress {
       bar.append(i < filled ? '#' : '.');
     }
     long s = (System.nanoTime() - startNanos) / 1_000_000_000L;
-    String line = bar + "] " + (done + 1) + "/" + total + " " + what + ", "
+    String line = bar + "] " + (done + 1) + "/" + (total == 0 ? "?" : total) + " " + what + ", "
         + String.format("%d:%02d", s / 60, s % 60);
     if (terminal) {
       out.print("\r" + line + "\u001b[K");

@@ -39,7 +39,26 @@ final class Report {
         }
         out.println(row.toString().trim());
       }
+      for (String note : notes(sr)) {
+        out.println("   " + note);
+      }
     }
+  }
+
+  /** What a scenario's table does not say: stock-best's best threshold, a long run's events. */
+  private static List<String> notes(RunResult.ScenarioResult sr) {
+    List<String> out = new ArrayList<>();
+    Summary best = Summary.bestStockBest(sr.summaries);
+    if (best != null && !best.mode.equals(Mode.STOCK_BEST.label())) {
+      out.add("stock-best's best hedge threshold: " + best.mode.substring(
+          best.mode.indexOf('@') + 1) + " (p99/best compares with it)");
+    }
+    synchronized (sr.events) {
+      for (String e : sr.events) {
+        out.add("NameNode slow-node reports at " + e);
+      }
+    }
+    return out;
   }
 
   /** {@code text} padded to the column's width, with the space that separates columns. */
@@ -76,6 +95,10 @@ final class Report {
           new File(plots, name + "-cdf.png"));
       Plots.timeline(name + ": per-file latency over time", modes, timeline,
           new File(plots, name + "-timeline.png"));
+      if (!r.duration.isZero()) {
+        Plots.p99OverTime(name + ": p99 per minute", modes, timeline, 60,
+            new File(plots, name + "-p99.png"));
+      }
     }
     writeMarkdown(r, new File(dir, "report.md"));
   }
@@ -87,6 +110,7 @@ final class Report {
     root.put("scale", r.scale);
     root.put("seed", r.seed);
     root.put("rounds", r.rounds);
+    root.put("duration_s", r.duration.getSeconds());
     List<Object> scenarios = new ArrayList<>();
     for (RunResult.ScenarioResult sr : r.scenarios) {
       Map<String, Object> s = new LinkedHashMap<>();
@@ -103,6 +127,7 @@ final class Report {
         modes.add(j);
       }
       s.put("modes", modes);
+      s.put("notes", notes(sr));
       scenarios.add(s);
     }
     root.put("scenarios", scenarios);
@@ -153,7 +178,9 @@ final class Report {
       w.println("# Curtail tail-latency benchmark");
       w.println();
       w.println("Started " + r.started + " against " + r.target + "; scale " + r.scale
-          + ", seed " + r.seed + ", " + r.rounds + " rounds with the modes alternating.");
+          + ", seed " + r.seed + ", " + (r.duration.isZero() ? r.rounds + " rounds"
+              : "rounds for " + r.duration.toMinutes() + " minutes per scenario")
+          + " with the modes alternating.");
       w.println("Latency is per whole file. `verified` counts bytes read back and compared;"
           + " `all ok` says it equals every byte the mode wrote or read.");
       w.println("Raw numbers: `results.json`, `summary.csv`, `samples.csv` (one row per file).");
@@ -182,8 +209,15 @@ final class Report {
           w.println(row);
         }
         w.println();
+        for (String note : notes(sr)) {
+          w.println("- " + note);
+        }
+        w.println();
         w.println("![" + s.name() + " CDF](plots/" + s.name() + "-cdf.png)");
         w.println("![" + s.name() + " over time](plots/" + s.name() + "-timeline.png)");
+        if (!r.duration.isZero()) {
+          w.println("![" + s.name() + " p99 per minute](plots/" + s.name() + "-p99.png)");
+        }
       }
     }
   }

@@ -12,21 +12,27 @@ public final class RunResult {
     final Scenario scenario;
     final Map<String, List<Batch>> batchesByMode = new LinkedHashMap<>();
     List<Summary> summaries = new ArrayList<>();
+    /** What happened outside the batches meanwhile (a long run's slow-node reports), in order. */
+    final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
 
     ScenarioResult(Scenario scenario) {
       this.scenario = scenario;
     }
 
-    void add(Mode mode, Batch b) {
-      batchesByMode.computeIfAbsent(mode.label(), k -> new ArrayList<>()).add(b);
+    void add(String label, Batch b) {
+      batchesByMode.computeIfAbsent(label, k -> new ArrayList<>()).add(b);
     }
 
-    void summarise(List<Mode> modeOrder) {
+    void event(String line) {
+      events.add(line);
+    }
+
+    void summarise(List<String> labelOrder) {
       summaries = new ArrayList<>();
-      for (Mode m : modeOrder) {
-        List<Batch> batches = batchesByMode.get(m.label());
+      for (String label : labelOrder) {
+        List<Batch> batches = batchesByMode.get(label);
         if (batches != null) {
-          summaries.add(Summary.of(scenario.name(), m.label(), batches));
+          summaries.add(Summary.of(scenario.name(), label, batches));
         }
       }
       Summary.relate(summaries);
@@ -53,14 +59,18 @@ public final class RunResult {
   final double scale;
   final long seed;
   final int rounds;
+  /** How long each scenario ran at least; zero when it ran exactly {@link #rounds}. */
+  final java.time.Duration duration;
   final String started;
   final List<ScenarioResult> scenarios = new ArrayList<>();
 
-  RunResult(String target, double scale, long seed, int rounds, String started) {
+  RunResult(String target, double scale, long seed, int rounds, java.time.Duration duration,
+      String started) {
     this.target = target;
     this.scale = scale;
     this.seed = seed;
     this.rounds = rounds;
+    this.duration = duration;
     this.started = started;
   }
 

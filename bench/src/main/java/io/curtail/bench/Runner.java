@@ -31,22 +31,25 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 final class Runner {
   private static final AtomicInteger BATCHES = new AtomicInteger();
   private final Target target;
-  private final Mode.Options options;
   private final Map<String, String> settings;
   private final long seed;
   private final long epochNanos;
+  private final boolean warmKnowledge;
 
   /**
    * @param settings extra client settings ({@code -D key=value}), applied under every mode
    * @param epochNanos {@code System.nanoTime()} when the benchmark started
+   * @param warmKnowledge whether a Curtail mode keeps what it learnt of the DataNodes from one
+   *     batch to its next (a long run, where stock-best's cluster keeps what it learns too), or
+   *     starts every batch cold
    */
-  Runner(Target target, Mode.Options options, Map<String, String> settings, long seed,
-      long epochNanos) {
+  Runner(Target target, Map<String, String> settings, long seed, long epochNanos,
+      boolean warmKnowledge) {
     this.target = target;
-    this.options = options;
     this.settings = settings;
     this.seed = seed;
     this.epochNanos = epochNanos;
+    this.warmKnowledge = warmKnowledge;
   }
 
   /** Where the files client {@code c} reads in scenario {@code s} live. */
@@ -60,31 +63,33 @@ final class Runner {
         + file;
   }
 
-  /** Writes, healthy, the files the scenario's readers read; round -1 names them. */
-  void prepare(Scenario s) throws IOException {
+  /** Writes, healthy, the files the scenario's readers read on {@code c}; round -1 names them. */
+  void prepare(Scenario s, Target.Cluster c) throws IOException {
     Workload w = s.workload();
-    try (FileSystem fs = FileSystem.newInstance(target.uri(), conf(Mode.STOCK))) {
-      for (int c = 0; c < w.clients(); c++) {
-        if (w.op(c).writes()) {
+    try (FileSystem fs = FileSystem.newInstance(c.uri(), stockConf(c))) {
+      for (int client = 0; client < w.clients(); client++) {
+        if (w.op(client).writes()) {
           continue;
         }
         for (int f = 0; f < w.filesPerClient(); f++) {
-          Op.WRITE.run(fs, readFile(s, c, f), fileSeed(s, -1, c, f), w.fileBytes(), w);
+          Op.WRITE.run(fs, readFile(s, client, f), fileSeed(s, -1, client, f), w.fileBytes(), w);
         }
       }
     }
   }
 
-  /** Deletes everything the scenario left. */
-  void cleanUp(Scenario s) throws IOException {
-    try (FileSystem fs = FileSystem.newInstance(target.uri(), conf(Mode.STOCK))) {
+  /** Deletes everything the scenario left on {@code c}. */
+  void cleanUp(Scenario s, Target.Cluster c) throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(c.uri(), stockConf(c))) {
       fs.delete(new Path("/curtail-bench/" + s.name()), true);
     }
   }
 
-  Batch run(Scenario s, Mode mode, int round) throws IOException, InterruptedException {
+  Batch run(Scenario s, Variant v, int round) throws IOException, InterruptedException {
     Workload w = s.workload();
-    Path out = new Path("/curtail-bench/" + s.name() + "/" + mode.label() + "/r" + round);
+    Mode mode = v.mode;
+    Target.Cluster cluster = target.cluster(mode);
+    Path out = new Path("/curtail-bench/" + s.name() + "/" + v.label + "/r" + round);
     List<FileSample> samples = Collections.synchronizedList(new ArrayList<>());
     List<Long> opNanos = Collections.synchronizedList(new ArrayList<>());
     DFSHedgedReadMetrics hedges = null;
@@ -97,14 +102,18 @@ final class Runner {
     long allocated;
     long background;
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
-    Configuration batchConf = conf(mode);
+    Configuration batchConf = cluster.conf();
+    settings.forEach(batchConf::set);
+    mode.configure(batchConf, v.options);
     // Every batch pays for detecting the fault itself: what earlier batches learnt of the
-    // DataNodes is not its to use, so the two Curtail modes compare fairly.
-    batchConf.set("curtail.knowledge.scope", "batch-" + BATCHES.incrementAndGet());
-    try (FileSystem fs = FileSystem.newInstance(target.uri(), batchConf);
-        Fault fault = mode.faulty() ? target.inject(s) : () -> { };
-        Fault plain = mode.pluginOnDataNodes() ? () -> { } : target.withoutPlugin();
-        BackgroundLoad load = BackgroundLoad.start(target.uri(), conf(Mode.STOCK),
+    // DataNodes is not its to use, so the two Curtail modes compare fairly. In a long run a
+    // mode keeps its own knowledge, as stock-best's NameNode keeps what it learns.
+    batchConf.set("curtail.knowledge.scope",
+        warmKnowledge ? "run-" + v.label : "batch-" + BATCHES.incrementAndGet());
+    try (FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf);
+        Fault fault = mode.faulty() ? cluster.inject(s) : () -> { };
+        Fault plain = mode.pluginOnDataNodes() ? () -> { } : cluster.withoutPlugin();
+        BackgroundLoad load = BackgroundLoad.start(cluster.uri(), stockConf(cluster),
             w.backgroundStreams(), new Path(out, "background"))) {
       if (!(fs instanceof CurtailDistributedFileSystem) && fs instanceof DistributedFileSystem) {
         hedges = ((DistributedFileSystem) fs).getHedgedReadMetrics(); // JVM-wide: take deltas
@@ -118,7 +127,7 @@ final class Runner {
       for (int c = 0; c < w.clients(); c++) {
         int client = c;
         done.add(clients.submit(() -> {
-          runClient(fs, s, mode, round, client, out, samples, opNanos::add);
+          runClient(fs, cluster, s, v.label, round, client, out, samples, opNanos::add);
           return null;
         }));
       }
@@ -142,7 +151,7 @@ final class Runner {
       clients.shutdownNow();
       mode.afterBatch();
     }
-    long[] writtenAndVerified = verifyWrites(s, round, out);
+    long[] writtenAndVerified = verifyWrites(cluster, s, round, out);
     long readVerified = 0;
     for (FileSample f : samples) {
       readVerified += Op.valueOf(f.op.toUpperCase(Locale.ROOT)).writes() ? 0 : f.bytes;
@@ -174,8 +183,9 @@ final class Runner {
     }
   }
 
-  private void runClient(FileSystem fs, Scenario s, Mode mode, int round, int client, Path out,
-      List<FileSample> samples, LongConsumer opNanos) throws IOException {
+  private void runClient(FileSystem fs, Target.Cluster cluster, Scenario s, String label,
+      int round, int client, Path out, List<FileSample> samples, LongConsumer opNanos)
+      throws IOException {
     Workload w = s.workload();
     Op op = w.op(client);
     for (int f = 0; f < w.filesPerClient(); f++) {
@@ -184,23 +194,24 @@ final class Runner {
       long t0 = System.nanoTime();
       if (op == Op.WRITE) {
         Op.write(fs, path, fileSeed, w.fileBytes(), w,
-            target.pipeline(s, client * w.filesPerClient() + f));
+            cluster.pipeline(s, client * w.filesPerClient() + f));
       } else {
         op.run(fs, path, fileSeed, w.fileBytes(), w, opNanos);
       }
       long t1 = System.nanoTime();
-      samples.add(new FileSample(s.name(), mode.label(), round, client, f,
+      samples.add(new FileSample(s.name(), label, round, client, f,
           op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0,
           op.bytesMoved(w.fileBytes())));
     }
   }
 
   /** Reads back, with a stock client and no fault, every file the round wrote; then deletes them. */
-  private long[] verifyWrites(Scenario s, int round, Path out) throws IOException {
+  private long[] verifyWrites(Target.Cluster cluster, Scenario s, int round, Path out)
+      throws IOException {
     Workload w = s.workload();
     long written = 0;
     long verified = 0;
-    try (FileSystem fs = FileSystem.newInstance(target.uri(), conf(Mode.STOCK))) {
+    try (FileSystem fs = FileSystem.newInstance(cluster.uri(), stockConf(cluster))) {
       for (int c = 0; c < w.clients(); c++) {
         if (!w.op(c).writes()) {
           continue;
@@ -216,10 +227,11 @@ final class Runner {
     return new long[] {written, verified};
   }
 
-  private Configuration conf(Mode mode) {
-    Configuration conf = target.conf();
+  /** A stock client's configuration for {@code c}, for the benchmark's own reads and writes. */
+  private Configuration stockConf(Target.Cluster c) {
+    Configuration conf = c.conf();
     settings.forEach(conf::set);
-    mode.configure(conf, options);
+    Mode.STOCK.configure(conf, null);
     return conf;
   }
 

@@ -27,6 +27,10 @@ public final class Scenario {
   /** A healthy 64 KiB packet write through a loopback pipeline takes about a millisecond. */
   private static final Duration SLOW_DISK = Duration.ofMillis(10);
   private static final long THROTTLE_BYTES_PER_SEC = 2 * MIB;
+  /** A healthy replica open takes well under a millisecond; reads arrive every few ms. */
+  private static final Duration SLOW_OPEN = Duration.ofMillis(40);
+  private static final Duration STALL_EVERY = Duration.ofSeconds(4);
+  private static final Duration STALL_FOR = Duration.ofMillis(1500);
 
   private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
 
@@ -68,16 +72,18 @@ public final class Scenario {
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " write bandwidth 2 MiB/s",
         c -> c.throttleWrites(FAULTY, THROTTLE_BYTES_PER_SEC)));
-    add(new Scenario("read-throttled",
-        "sequential reads; one DataNode serves at most 2 MiB/s in all",
-        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ),
+    readFault("throttled", "serves at most 2 MiB/s in all",
         "dn" + FAULTY + " read bandwidth 2 MiB/s",
-        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC)));
-    add(new Scenario("pread-throttled",
-        "positional reads of 1 MiB; one DataNode serves at most 2 MiB/s in all",
-        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.PREAD),
-        "dn" + FAULTY + " read bandwidth 2 MiB/s",
-        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC)));
+        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC));
+    readFault("slow-open", "opens replicas through a FIFO queue at 40 ms each, then sends at"
+        + " full speed", "dn" + FAULTY + " replica opens 40 ms each, FIFO",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_OPEN).on(DiskFault.Access.OPENS)));
+    readFault("slow-disk", "reads its disk through a FIFO queue at 10 ms a packet",
+        "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
+            .on(DiskFault.Access.READS, DiskFault.Access.OPENS)));
+    readFault("stalls", "freezes for 1.5 s every 4 s", "dn" + FAULTY + " stalls 1.5 s every 4 s",
+        c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
     add(new Scenario("mixed",
         "reads and writes under 2 background streams; one DataNode's disk is slow for both",
         new Workload(6, 4, 4 * MIB, 2, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
@@ -109,6 +115,18 @@ public final class Scenario {
 
   private static void add(Scenario s) {
     ALL.put(s.name, s);
+  }
+
+  /**
+   * Two scenarios of one kind of slow read: {@code read-<kind>}, sequential reads, and
+   * {@code pread-<kind>}, positional reads of 1 MiB, where one DataNode {@code does}.
+   */
+  private static void readFault(String kind, String does, String faultDescription,
+      Function<FaultyCluster, Fault> fault) {
+    add(new Scenario("read-" + kind, "sequential reads; one DataNode " + does,
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ), faultDescription, fault));
+    add(new Scenario("pread-" + kind, "positional reads of 1 MiB; one DataNode " + does,
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.PREAD), faultDescription, fault));
   }
 
   /** Every scenario, in the order the default run takes them. */

@@ -2,58 +2,80 @@ package io.curtail.bench;
 
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
+import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 
-/** The cluster a run works against: an embedded fault-injecting one, or a real one. */
+/**
+ * What a run works against: embedded fault-injecting clusters, or a real one. A mode whose
+ * {@link Mode#clusterSettings()} are not the default runs on a cluster of its own where the
+ * target can start one ({@code stock-best}'s NameNode and DataNode features).
+ */
 abstract class Target implements AutoCloseable {
-  abstract URI uri();
+  /** One cluster of the target: where a mode's batches read and write. */
+  interface Cluster {
+    URI uri();
 
-  /** A fresh configuration for a client of this cluster. */
-  abstract Configuration conf();
+    /** A fresh configuration for a client of this cluster. */
+    Configuration conf();
+
+    Fault inject(Scenario s);
+
+    /**
+     * The pipeline for a writer's {@code k}-th file in scenario {@code s}: the faulty DataNode
+     * second of three, among healthy ones in turn, if {@code s} places it so; else null.
+     */
+    InetSocketAddress[] pipeline(Scenario s, int k);
+
+    /** Runs the DataNodes without Curtail's plugin until closed. */
+    Fault withoutPlugin();
+
+    /** What the NameNode's own slow-node tracking says now, or null if it cannot be seen. */
+    String slowNodeReports();
+  }
+
+  /** The cluster {@code mode} runs on, started if it is not yet. */
+  abstract Cluster cluster(Mode mode) throws IOException;
 
   /** Whether this target injects scenarios' faults (and so whether {@code oracle} means anything). */
   abstract boolean injectsFaults();
-
-  abstract Fault inject(Scenario s);
-
-  /**
-   * The pipeline for a writer's {@code k}-th file in scenario {@code s}: the faulty DataNode
-   * second of three, among healthy ones in turn, if {@code s} places it so; else null.
-   */
-  abstract InetSocketAddress[] pipeline(Scenario s, int k);
-
-  /** Runs the DataNodes without Curtail's plugin until closed. */
-  abstract Fault withoutPlugin();
 
   abstract String describe();
 
   @Override
   public abstract void close();
 
-  /** A MiniDFSCluster in this JVM whose DataNodes run Curtail's fault-injecting plugin. */
+  /**
+   * MiniDFSClusters in this JVM whose DataNodes run Curtail's fault-injecting plugin: one with
+   * the default settings, and one more for each other set of cluster settings a mode asks for.
+   */
   static final class Embedded extends Target {
-    private final FaultyCluster cluster;
+    private final File baseDir;
+    private final Map<Map<String, String>, EmbeddedCluster> clusters = new LinkedHashMap<>();
 
-    Embedded(java.io.File baseDir) throws IOException {
-      this.cluster = FaultyCluster.builder()
-          .dataNodes(Scenario.DATANODES)
-          .blockSize(16L * 1024 * 1024)
-          .baseDir(baseDir)
-          .build();
+    Embedded(File baseDir) throws IOException {
+      this.baseDir = baseDir;
+      cluster(Mode.STOCK); // the default one, started now so that a broken setup fails first
     }
 
     @Override
-    URI uri() {
-      return cluster.uri();
-    }
-
-    @Override
-    Configuration conf() {
-      return cluster.conf();
+    synchronized Cluster cluster(Mode mode) throws IOException {
+      EmbeddedCluster c = clusters.get(mode.clusterSettings());
+      if (c == null) {
+        FaultyCluster.Builder b = FaultyCluster.builder()
+            .dataNodes(Scenario.DATANODES)
+            .blockSize(16L * 1024 * 1024)
+            .baseDir(new File(baseDir, "cluster-" + clusters.size()));
+        mode.clusterSettings().forEach(b::set);
+        c = new EmbeddedCluster(b.build());
+        clusters.put(mode.clusterSettings(), c);
+      }
+      return c;
     }
 
     @Override
@@ -62,12 +84,42 @@ abstract class Target implements AutoCloseable {
     }
 
     @Override
-    Fault inject(Scenario s) {
+    String describe() {
+      return "embedded MiniDFSCluster, " + Scenario.DATANODES + " DataNodes, faults on dn"
+          + Scenario.FAULTY;
+    }
+
+    @Override
+    public synchronized void close() {
+      clusters.values().forEach(c -> c.cluster.close());
+      clusters.clear();
+    }
+  }
+
+  private static final class EmbeddedCluster implements Cluster {
+    private final FaultyCluster cluster;
+
+    EmbeddedCluster(FaultyCluster cluster) {
+      this.cluster = cluster;
+    }
+
+    @Override
+    public URI uri() {
+      return cluster.uri();
+    }
+
+    @Override
+    public Configuration conf() {
+      return cluster.conf();
+    }
+
+    @Override
+    public Fault inject(Scenario s) {
       return s.inject(cluster);
     }
 
     @Override
-    InetSocketAddress[] pipeline(Scenario s, int k) {
+    public InetSocketAddress[] pipeline(Scenario s, int k) {
       if (!s.faultyInTheMiddle()) {
         return null;
       }
@@ -79,24 +131,21 @@ abstract class Target implements AutoCloseable {
     }
 
     @Override
-    Fault withoutPlugin() {
+    public Fault withoutPlugin() {
       return cluster.withoutPlugin();
     }
 
     @Override
-    String describe() {
-      return "embedded MiniDFSCluster, " + Scenario.DATANODES + " DataNodes, faults on dn"
-          + Scenario.FAULTY;
-    }
-
-    @Override
-    public void close() {
-      cluster.close();
+    public String slowNodeReports() {
+      return cluster.slowNodeReports();
     }
   }
 
-  /** A running cluster: faults are whatever it has (the plugin's JMX or keys inject them). */
-  static final class Remote extends Target {
+  /**
+   * A running cluster: faults are whatever it has (the plugin's JMX or keys inject them), and
+   * every mode runs on it, {@code stock-best} with only its client settings.
+   */
+  static final class Remote extends Target implements Cluster {
     private final URI uri;
 
     Remote(URI uri) {
@@ -104,12 +153,17 @@ abstract class Target implements AutoCloseable {
     }
 
     @Override
-    URI uri() {
+    Cluster cluster(Mode mode) {
+      return this;
+    }
+
+    @Override
+    public URI uri() {
       return uri;
     }
 
     @Override
-    Configuration conf() {
+    public Configuration conf() {
       return new HdfsConfiguration();
     }
 
@@ -119,12 +173,12 @@ abstract class Target implements AutoCloseable {
     }
 
     @Override
-    Fault inject(Scenario s) {
+    public Fault inject(Scenario s) {
       return () -> { };
     }
 
     @Override
-    InetSocketAddress[] pipeline(Scenario s, int k) {
+    public InetSocketAddress[] pipeline(Scenario s, int k) {
       if (s.faultyInTheMiddle()) {
         throw new IllegalArgumentException("scenario " + s + " places pipelines on the embedded"
             + " cluster's DataNodes; it cannot run against " + uri);
@@ -133,13 +187,19 @@ abstract class Target implements AutoCloseable {
     }
 
     @Override
-    Fault withoutPlugin() {
+    public Fault withoutPlugin() {
       throw new IllegalStateException("the benchmark does not control " + uri + "'s DataNodes");
     }
 
     @Override
+    public String slowNodeReports() {
+      return null;
+    }
+
+    @Override
     String describe() {
-      return uri + " (faults not injected by the benchmark)";
+      return uri + " (faults not injected by the benchmark; stock-best's cluster settings are"
+          + " whatever it runs with)";
     }
 
     @Override

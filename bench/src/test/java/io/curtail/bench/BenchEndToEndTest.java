@@ -13,20 +13,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The CLI end to end on an embedded cluster: a small scenario, both stock modes, a report. */
+/** The CLI end to end on an embedded cluster: a small scenario, the stock modes, a report. */
 class BenchEndToEndTest {
   @TempDir
   File results;
 
   @Test
-  void smallPreadScenarioWithBothStockModesWritesAFullReport() throws Exception {
+  void smallPreadScenarioWithTheStockModesWritesAFullReport() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Main main = new Main(new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"),
         false);
     int code = new picocli.CommandLine(main).execute("--scenario", "pread-throttled",
-        "--mode", "stock,stock-hedged", "--scale", "0.34", "--rounds", "2",
-        "--out", results.getPath());
+        "--mode", "stock,stock-hedged,stock-best", "--stock-best-thresholds", "20,100",
+        "--scale", "0.34", "--rounds", "2", "--out", results.getPath());
     String stdout = out.toString("UTF-8");
     assertEquals(0, code, stdout + err.toString("UTF-8"));
     assertTrue(stdout.contains("== pread-throttled"), stdout);
@@ -37,10 +37,14 @@ class BenchEndToEndTest {
       assertTrue(s.bytes() > 0, s.mode());
       assertEquals(s.bytes(), s.bytesVerified(), s.mode() + ": every byte read is verified");
     }
-    // Round 2 runs stock after stock-hedged: stock HDFS's JVM-wide hedged pool must not leak.
-    Summary stock = r.scenarios().get(0).summaries().get(0);
-    assertEquals("stock", stock.mode());
+    // Round 2 runs stock after the hedging modes: stock HDFS's JVM-wide hedged pool must not leak.
+    List<Summary> modes = r.scenarios().get(0).summaries();
+    assertEquals(List.of("stock", "stock-hedged", "stock-best@20ms", "stock-best@100ms"),
+        modes.stream().map(Summary::mode).collect(java.util.stream.Collectors.toList()),
+        "stock-best runs once per threshold swept");
+    Summary stock = modes.get(0);
     assertEquals(0, stock.hedgesTried(), "stock hedged: the JVM-wide pool leaked into it");
+    assertTrue(stdout.contains("stock-best's best hedge threshold: "), stdout);
 
     File dir = main.resultsDir();
     for (String f : new String[] {"report.md", "results.json", "summary.csv", "samples.csv",
@@ -64,9 +68,9 @@ class BenchEndToEndTest {
           "--out", results.getPath());
       assertEquals(0, code, out.toString("UTF-8"));
       List<Summary> modes = main.result().scenarios().get(0).summaries();
-      assertEquals(List.of("stock", "stock-hedged", "curtail-static", "curtail"),
+      assertEquals(List.of("stock", "stock-best", "curtail"),
           modes.stream().map(Summary::mode).collect(java.util.stream.Collectors.toList()),
-          "every mode but oracle, which needs faults the benchmark injects");
+          "the default modes but those that need faults or DataNodes the benchmark controls");
       for (Summary s : modes) {
         assertEquals(s.bytes(), s.bytesVerified(), s.mode());
       }

@@ -25,14 +25,24 @@ class CliErrorsTest {
     assertEquals(2, code);
     assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read,"
         + " healthy-blocks, healthy-write, healthy-small-preads, healthy-hflush, write-slow-disk,"
-        + " write-slow-middle, write-throttled, read-throttled, pread-throttled, mixed", err);
+        + " write-slow-middle, write-throttled, read-throttled, pread-throttled, read-slow-open,"
+        + " pread-slow-open, read-slow-disk, pread-slow-disk, read-stalls, pread-stalls, mixed",
+        err);
   }
 
   @Test
   void unknownMode() throws Exception {
     run("--mode", "stock,turbo");
     assertEquals(2, code);
-    assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, curtail-static, curtail, curtail-no-reports, stock-plain-dn, oracle", err);
+    assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, stock-best,"
+        + " curtail-static, curtail, curtail-no-reports, stock-plain-dn, oracle", err);
+  }
+
+  @Test
+  void badStockBestThreshold() throws Exception {
+    run("--stock-best-thresholds", "50,0");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --stock-best-thresholds must each be > 0 ms, was 0", err);
   }
 
   @Test

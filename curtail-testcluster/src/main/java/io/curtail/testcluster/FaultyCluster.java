@@ -26,6 +26,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +68,7 @@ public final class FaultyCluster implements AutoCloseable {
     private int dataNodes = 4;
     private int stockDataNodes;
     private long blockSize = 8L * 1024 * 1024;
+    private boolean considerLoadSet;
     private File baseDir = new File(System.getProperty("test.build.data", "target/test-data"),
         "cluster-" + System.nanoTime());
     private final Configuration conf = new HdfsConfiguration();
@@ -96,6 +98,7 @@ public final class FaultyCluster implements AutoCloseable {
     /** Any other setting for the NameNode, the DataNodes and the clients. */
     public Builder set(String key, String value) {
       conf.set(key, value);
+      considerLoadSet |= key.equals(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_CONSIDERLOAD_KEY);
       return this;
     }
 
@@ -113,9 +116,11 @@ public final class FaultyCluster implements AutoCloseable {
       // Quick heartbeats so a stopped DataNode is noticed and a restarted one rejoins in seconds.
       conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
       conf.setInt(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, 3000);
-      // Two cores run the whole cluster: spare them the web UIs' threads and the NameNode's
-      // placement of replicas by load, which otherwise shuns a DataNode slowed on purpose.
-      conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_CONSIDERLOAD_KEY, false);
+      // Two cores run the whole cluster: unless set, spare it the NameNode's placement of
+      // replicas by load, which otherwise shuns a DataNode slowed on purpose.
+      if (!considerLoadSet) {
+        conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_CONSIDERLOAD_KEY, false);
+      }
       String[] hosts = new String[dataNodes];
       for (int i = 0; i < dataNodes; i++) {
         hosts[i] = "dn" + i + ".curtail.test";
@@ -319,6 +324,18 @@ public final class FaultyCluster implements AutoCloseable {
         throw new java.io.InterruptedIOException("waiting for replicas of " + path);
       }
     }
+  }
+
+  /**
+   * What the NameNode's slow-node tracking holds now: its slow peers and slow disks reports (JSON,
+   * as its JMX shows them; empty when that tracking is off or has nothing).
+   */
+  public String slowNodeReports() {
+    DatanodeManager dm = cluster.getNamesystem().getBlockManager().getDatanodeManager();
+    String peers = dm.getSlowPeersReport();
+    String disks = dm.getSlowDisksReport();
+    return "slowPeers=" + (peers == null ? "" : peers) + " slowDisks="
+        + (disks == null ? "" : disks);
   }
 
   /** The DataNode numbers holding a replica of each block of {@code path}, block by block. */

@@ -44,6 +44,8 @@ public final class ReadContext implements AutoCloseable {
    * bounds the scratch memory of a threshold, and 32 DataNodes are plenty to compare with.
    */
   static final int MAX_COMPARED_NODES = 32;
+  /** The percentile of time to first byte that replica order compares. */
+  static final double START_PERCENTILE = 0.5;
 
   /** A read whose packet in flight the watchdog may hedge. */
   interface Watched<R extends Abortable> {
@@ -58,7 +60,10 @@ public final class ReadContext implements AutoCloseable {
   final CurtailRuntime runtime;
   final NanoClock clock;
   final Hedging hedging;
+  /** Demotes replicas slow to deliver packets: their read percentile. */
   final ReplicaOrder replicaOrder;
+  /** Demotes replicas slow to start reads: their median time to first byte. */
+  final ReplicaOrder startOrder;
   final SocketFactory sockets;
   /** Idle connections to DataNodes, for the next read to each. */
   final ConnectionPool connections;
@@ -100,6 +105,11 @@ public final class ReadContext implements AutoCloseable {
     // Reads compare percentiles alone: the hedge threshold's floor keeps jitter out instead.
     this.replicaOrder = new ReplicaOrder(
         new Slowness(config.slownessFactor(), 0, config.readWindowPackets()));
+    // A DataNode gives a read one start but many packets, so a percentile as high as the
+    // packets' would take as many reads to judge; the median is judged from two starts, and
+    // still needs most of a DataNode's starts to be slow, so one stall does not demote it.
+    this.startOrder = new ReplicaOrder(new Slowness(config.slownessFactor(), 0,
+        Slowness.minSamples(START_PERCENTILE, config.readWindowPackets())));
     this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
     this.othersScratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];
     this.lastCheckNanos = clock.nanoTime();

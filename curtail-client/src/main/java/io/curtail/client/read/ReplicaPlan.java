@@ -51,11 +51,12 @@ final class ReplicaPlan {
       readSamples[i] = t.reads().available(window);
       readPercentile[i] = t.reads().stats(window, percentile, scratch).percentileNanos();
       startSamples[i] = t.starts().available(window);
-      startPercentile[i] = t.starts().stats(window, percentile, scratch).percentileNanos();
+      startPercentile[i] = t.starts().stats(window, ReadContext.START_PERCENTILE, scratch)
+          .percentileNanos();
       demotedByNameNodeOrder[i] = t.busy(now);
     }
     ctx.replicaOrder.demoteSlow(readSamples, readPercentile, demotedByNameNodeOrder);
-    ctx.replicaOrder.demoteSlow(startSamples, startPercentile, demotedByNameNodeOrder);
+    ctx.startOrder.demoteSlow(startSamples, startPercentile, demotedByNameNodeOrder);
     int[] order = ReplicaOrder.order(demotedByNameNodeOrder);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
     NodeTracker[] trackers = new NodeTracker[n];

@@ -178,8 +178,8 @@ class HedgedBlockReadTest {
     // Primary dn1: 20 ms a packet. Hedge target dn2: 2 s a packet, so every hedge to it loses.
     // Without backoff every packet would hedge; with it: packets 1, 17, 49 and 113, then never.
     // dn2 must not be known slow (no hedge goes to a DataNode known slow), nor dn1 next to it
-    // (its starts take 40 ms, the open and a packet): dn2 is known at 20 ms to start and to
-    // deliver, and over a window of 100 its four lost hedges stay below its p95.
+    // (its starts take 40 ms, the open and a packet): both are known at 20 ms to start and to
+    // deliver, and over a window of 100 dn2's four lost hedges stay below its p95.
     LocatedBlock[] blocks = new LocatedBlock[40];
     String[] files = new String[blocks.length];
     for (int i = 0; i < blocks.length; i++) {
@@ -193,6 +193,7 @@ class HedgedBlockReadTest {
         Fault slower = cluster.slowDisk(2, DiskFault.serviceTime(Duration.ofSeconds(2))
             .withReads())) {
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
+        nodeTracker(1).recordStart(TimeUnit.MILLISECONDS.toNanos(20));
         nodeTracker(2).recordStart(TimeUnit.MILLISECONDS.toNanos(20));
       }
       for (int i = 0; i < blocks.length; i++) {
