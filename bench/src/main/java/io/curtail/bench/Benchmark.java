@@ -44,7 +44,8 @@ final class Benchmark {
   List<Variant> variantsFor(Scenario s) {
     List<Variant> out = new ArrayList<>();
     for (Mode m : modes) {
-      if (m.appliesTo(s) && (m.faulty() || target.injectsFaults())) {
+      boolean needsTarget = !m.faulty() || m.needsItsCluster();
+      if (m.appliesTo(s) && (!needsTarget || target.injectsFaults())) {
         out.addAll(Variant.of(m, s, options));
       }
     }

@@ -87,6 +87,27 @@ public enum Mode {
     }
   },
   /**
+   * Curtail on {@code stock-best}'s cluster, with every stock NameNode and DataNode slow-node
+   * feature on: whether Curtail and stock's cluster-side features compose, since in production
+   * both run against the same NameNode.
+   */
+  CURTAIL_BEST_CLUSTER("curtail-best-cluster", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      curtail(conf, "smart", o);
+    }
+
+    @Override
+    Map<String, String> clusterSettings() {
+      return StockBest.CLUSTER;
+    }
+
+    @Override
+    boolean needsItsCluster() {
+      return true; // on a cluster the benchmark does not start, it would be curtail again
+    }
+  },
+  /**
    * Curtail ignoring the downstream times DataNodes with its plugin report on acks
    * ({@code curtail.write.datanode.reports} off), so its writer sees only what stock acks say:
    * against {@code curtail}, what the reports are worth. Write-only scenarios.
@@ -185,6 +206,11 @@ public enum Mode {
    */
   Map<String, String> clusterSettings() {
     return Collections.emptyMap();
+  }
+
+  /** Whether this mode says nothing unless the benchmark starts its cluster with its settings. */
+  boolean needsItsCluster() {
+    return false;
   }
 
   /**

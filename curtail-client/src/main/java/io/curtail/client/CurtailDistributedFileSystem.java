@@ -295,8 +295,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     T call(FileSystem fs, Path p) throws IOException;
   }
 
-  /** Resolves symlinks in {@code f} as every stock operation does, then runs the operation. */
+  /**
+   * Resolves symlinks in {@code f} as every stock operation does, then runs the operation; on a
+   * closed file system fails first, as stock's client does, before anything reaches the NameNode.
+   */
   private <T> T resolve(Path f, Here<T> here, Elsewhere<T> elsewhere) throws IOException {
+    if (!getClient().isClientRunning()) {
+      throw new IOException("Filesystem closed"); // stock's text, which users grep for
+    }
     return new FileSystemLinkResolver<T>() {
       @Override
       public T doCall(Path p) throws IOException {

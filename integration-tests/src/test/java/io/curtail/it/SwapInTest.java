@@ -63,6 +63,44 @@ class SwapInTest {
     }
   }
 
+  /** One file system operation, to try after the file system was closed. */
+  @FunctionalInterface
+  private interface Op {
+    void on(FileSystem fs, Path p) throws IOException;
+  }
+
+  @Test
+  void everyOperationAfterCloseFailsAsStocksDoesAndTouchesNothing() throws IOException {
+    Path existing = new Path("/swap-in/closed/existing");
+    try (FileSystem stock = cluster.stockFileSystem()) {
+      SeededData.create(stock, existing, 8, 1000);
+    }
+    java.util.Map<String, Op> ops = new java.util.LinkedHashMap<>();
+    ops.put("create", (fs, p) -> fs.create(p).close());
+    ops.put("createNonRecursive", (fs, p) -> fs.createNonRecursive(p, true, 4096, (short) 3,
+        1 << 20, null).close());
+    ops.put("append", (fs, p) -> fs.append(existing).close());
+    ops.put("open", (fs, p) -> fs.open(existing).close());
+    ops.put("getFileStatus", (fs, p) -> fs.getFileStatus(existing));
+    ops.put("delete", (fs, p) -> fs.delete(existing, false));
+    ops.put("mkdirs", (fs, p) -> fs.mkdirs(p));
+    for (boolean curtail : new boolean[] {false, true}) {
+      FileSystem fs = curtail ? cluster.curtailFileSystem(Collections.emptyMap())
+          : cluster.stockFileSystem();
+      fs.close();
+      for (java.util.Map.Entry<String, Op> op : ops.entrySet()) {
+        Path p = new Path("/swap-in/closed/" + (curtail ? "curtail-" : "stock-") + op.getKey());
+        IOException e = assertThrows(IOException.class, () -> op.getValue().on(fs, p),
+            op.getKey() + " after close, curtail=" + curtail);
+        assertEquals("Filesystem closed", e.getMessage(), op.getKey() + ", curtail=" + curtail);
+        try (FileSystem stock = cluster.stockFileSystem()) {
+          assertTrue(!stock.exists(p), op.getKey() + " created " + p + ", curtail=" + curtail);
+          SeededData.verify(stock, existing, 8, 1000);
+        }
+      }
+    }
+  }
+
   @Test
   void badSettingFailsInitialisationNamingKeyRuleAndValue() {
     InvalidConfigException e = assertThrows(InvalidConfigException.class,

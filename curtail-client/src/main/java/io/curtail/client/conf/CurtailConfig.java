@@ -29,6 +29,7 @@ public final class CurtailConfig {
   private final int writeFailFastMaxAttempts;
   private final long reconstructionMinTimeoutNanos;
   private final long minSlowdownNanos;
+  private final long readMinSlowdownNanos;
   private final boolean useDataNodeReports;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
@@ -60,6 +61,8 @@ public final class CurtailConfig {
         r.longIn(CurtailKey.WRITE_FAILFAST_RECONSTRUCTION_MIN_TIMEOUT_MS, 1, TimeUnit.HOURS.toMillis(1)));
     minSlowdownNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.WRITE_FAILFAST_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
+    readMinSlowdownNanos = TimeUnit.MILLISECONDS.toNanos(
+        r.longIn(CurtailKey.READ_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
     useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
@@ -153,6 +156,11 @@ public final class CurtailConfig {
 
   public long minSlowdownNanos() {
     return minSlowdownNanos;
+  }
+
+  /** How much slower than the fastest a replica must also be to be known slow for reads. */
+  public long readMinSlowdownNanos() {
+    return readMinSlowdownNanos;
   }
 
   public boolean useDataNodeReports() {

@@ -35,6 +35,9 @@ public enum CurtailKey {
       "tell every DataNode of a write pipeline apart by the downstream times DataNodes running"
           + " Curtail's plugin report on acks (a stock ack separates only the first DataNode from"
           + " the rest); off, a slow DataNode further down is found by elimination"),
+  READ_MIN_SLOWDOWN_MS("curtail.read.min.slowdown.ms", "5",
+      "a replica known slow to deliver or to start must also be this much slower than the"
+          + " fastest, so that jitter of a millisecond or two never demotes anyone"),
   READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
       "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
   READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",

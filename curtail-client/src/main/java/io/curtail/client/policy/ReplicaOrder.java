@@ -5,9 +5,9 @@ package io.curtail.client.policy;
  * the paper, which takes the NameNode's order as it comes).
  *
  * <p>The rule: a replica is <em>demoted</em> when its DataNode is busy, or known to be slow by
- * either measure a read has: its packets (the read percentile) or its starts (the median time to
- * first byte), each {@link Slowness#slower} than the fastest judged replica's by the same
- * measure (one {@code ReplicaOrder} per measure). Demoted replicas go after the others and are never hedged to; within each group the
+ * either measure a read has: its packets or its starts (time to first byte), the percentile the
+ * caller chose of one {@link Slowness#slower} than the fastest judged replica's by the same
+ * measure. Demoted replicas go after the others and are never hedged to; within each group the
  * NameNode's order stands, so its locality and rack choices still break ties and a replica the
  * JVM knows nothing of is never pushed back. Pure.
  */

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  */
 final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private static final Logger LOG = LoggerFactory.getLogger(BlockRead.class);
+  /**
+   * Packets between two looks at whether the current DataNode became known slow: a look costs a
+   * few medians of 20 samples, a packet of a slow disk tens of milliseconds.
+   */
+  static final int LOOK_EVERY_PACKETS = 4;
 
   private final ReadContext ctx;
   private final DFSClient client;
@@ -42,6 +47,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private boolean[] failed;
   private boolean refetched;
   private int current = -1;
+  /** Packets read from the current replica since the read last looked at what the JVM knows. */
+  private int packetsSinceLook;
   /** The hedge threshold of the current packet. */
   private long thresholdNanos;
   /** The packet being read, for the watchdog; null between packets. */
@@ -92,6 +99,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       reader.finishRange((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(thresholdNanos)));
     }
     while (position < end) {
+      if (reader != null && ++packetsSinceLook >= LOOK_EVERY_PACKETS) {
+        leaveIfKnownSlow();
+      }
       if (reader == null) {
         openNextReplica();
       }
@@ -118,6 +128,40 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     return null;
   }
 
+  /**
+   * Every few packets: if the JVM now knows the DataNode being read to be slow (its replica
+   * demoted) while a replica not known slow is left, moves the rest of the read there. A hedge
+   * overtakes a packet slower than the threshold; this keeps a read from staying where every
+   * packet is slow but under it, as on a slow disk serving each packet in tens of milliseconds.
+   */
+  private void leaveIfKnownSlow() {
+    packetsSinceLook = 0;
+    ReplicaPlan fresh = ReplicaPlan.of(ctx, block);
+    boolean[] stillFailed = new boolean[fresh.replicas.length];
+    int at = -1;
+    boolean better = false;
+    for (int i = 0; i < fresh.replicas.length; i++) {
+      String addr = fresh.replicas[i].getXferAddr();
+      for (int k = 0; k < replicas.length; k++) {
+        stillFailed[i] |= failed[k] && replicas[k].getXferAddr().equals(addr);
+      }
+      if (addr.equals(replicas[current].getXferAddr())) {
+        at = i;
+      } else {
+        better |= !fresh.demoted[i] && !stillFailed[i];
+      }
+    }
+    if (at < 0 || !fresh.demoted[at] || !better) {
+      return;
+    }
+    LOG.debug("Leaving a DataNode known slow file={} block={} offset={} datanode={}", file,
+        block.getBlock(), position, replicas[current]);
+    follow(fresh);
+    failed = stillFailed;
+    reader.close(); // mid-range: its connection is closed, never pooled
+    reader = null;
+  }
+
   private void dropCurrent() {
     failed[current] = true;
     reader.close();
@@ -137,6 +181,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
           reader = PacketReader.create(ctx, client, file, block, replicas[i], position,
               end - position);
           current = i;
+          packetsSinceLook = 0;
           ctx.readsFrom(trackers[i]);
           return;
         }

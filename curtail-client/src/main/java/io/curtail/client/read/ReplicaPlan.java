@@ -42,7 +42,7 @@ final class ReplicaPlan {
     long[] startPercentile = new long[n];
     boolean[] demotedByNameNodeOrder = new boolean[n];
     int window = ctx.config.readWindowPackets();
-    double percentile = ctx.config.slownessPercentile();
+    double percentile = ReadContext.ORDER_PERCENTILE;
     long[] scratch = new long[window];
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -51,12 +51,11 @@ final class ReplicaPlan {
       readSamples[i] = t.reads().available(window);
       readPercentile[i] = t.reads().stats(window, percentile, scratch).percentileNanos();
       startSamples[i] = t.starts().available(window);
-      startPercentile[i] = t.starts().stats(window, ReadContext.START_PERCENTILE, scratch)
-          .percentileNanos();
+      startPercentile[i] = t.starts().stats(window, percentile, scratch).percentileNanos();
       demotedByNameNodeOrder[i] = t.busy(now);
     }
     ctx.replicaOrder.demoteSlow(readSamples, readPercentile, demotedByNameNodeOrder);
-    ctx.startOrder.demoteSlow(startSamples, startPercentile, demotedByNameNodeOrder);
+    ctx.replicaOrder.demoteSlow(startSamples, startPercentile, demotedByNameNodeOrder);
     int[] order = ReplicaOrder.order(demotedByNameNodeOrder);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
     NodeTracker[] trackers = new NodeTracker[n];
