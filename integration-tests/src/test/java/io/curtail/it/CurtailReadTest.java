@@ -61,8 +61,10 @@ class CurtailReadTest {
     stock = CLUSTER.stock();
   }
 
+  /** A Curtail file system that knows nothing of the DataNodes yet, whatever ran before. */
   private static CurtailDistributedFileSystem curtail(String... settings) throws IOException {
     Map<String, String> m = new HashMap<>();
+    m.put("curtail.knowledge.scope", "read-test-" + (fileNo++));
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
@@ -243,7 +245,7 @@ class CurtailReadTest {
 
   @Test
   void smartThresholdLearnsFromOtherDataNodesAndHedgesFarBelowTheStaticOne() throws IOException {
-    Path warm = file(300, 4 * BLOCK, (short) 2, 1, 2);
+    Path warm = file(300, 8 * BLOCK, (short) 2, 1, 2); // 32 packets: enough to adapt
     List<Path> withSlow = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       withSlow.add(file(400 + i, BLOCK, (short) 2, 0, 3));
@@ -253,7 +255,7 @@ class CurtailReadTest {
         "curtail.read.hedging.static.threshold.ms", "60000");
         Fault slow = cluster.slowDisk(0, io.curtail.datanode.fault.DiskFault
             .serviceTime(java.time.Duration.ofMillis(200)).withReads())) {
-      SeededData.verify(fs, warm, 300, 4 * BLOCK);
+      SeededData.verify(fs, warm, 300, 8 * BLOCK);
       for (int i = 0; i < 6; i++) {
         SeededData.verify(fs, withSlow.get(i), 400 + i, BLOCK);
       }

@@ -5,11 +5,11 @@ package io.curtail.client.policy;
  * the paper, which takes the NameNode's order as it comes).
  *
  * <p>The rule: a replica is <em>demoted</em> when its DataNode is busy, or known to be slow by
- * either measure a read has: its packets or its starts (time to first byte), the percentile the
- * caller chose of one {@link Slowness#slower} than the fastest judged replica's by the same
- * measure. Demoted replicas go after the others and are never hedged to; within each group the
- * NameNode's order stands, so its locality and rack choices still break ties and a replica the
- * JVM knows nothing of is never pushed back. Pure.
+ * any measure the caller gives (the median or tail of its packet times, the median of its times
+ * to first byte): the replica's value {@link Slowness#slower} than the fastest judged replica's
+ * by the same measure. Demoted replicas go after the others; within each group the NameNode's
+ * order stands, so its locality and rack choices still break ties and a replica the JVM knows
+ * nothing of is never pushed back. Pure.
  */
 public final class ReplicaOrder {
   private final Slowness slowness;
@@ -39,6 +39,11 @@ public final class ReplicaOrder {
     for (int i = 0; i < n; i++) {
       demoted[i] |= slowness.judged(samples[i]) && slowness.slower(percentileNanos[i], fastest);
     }
+  }
+
+  /** Whether a replica with {@code samples} recent samples is judged by this order's rule. */
+  public boolean judged(int samples) {
+    return slowness.judged(samples);
   }
 
   /** Indices into the NameNode's replica list: the others in its order, then the demoted. */

@@ -42,15 +42,15 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private LocatedBlock block;
   private DatanodeInfo[] replicas;
   private NodeTracker[] trackers;
-  /** Replicas the plan demoted (busy or known slow): never hedged to. */
-  private boolean[] demoted;
+  /** What each replica is known to take, per the plan; a hedge goes only where it is less. */
+  private long[] knownNanos;
   private boolean[] failed;
   private boolean refetched;
   private int current = -1;
   /** Packets read from the current replica since the read last looked at what the JVM knows. */
   private int packetsSinceLook;
-  /** The hedge threshold of the current packet. */
-  private long thresholdNanos;
+  /** The hedge threshold of the current packet; the watchdog reads it to choose a target. */
+  private volatile long thresholdNanos;
   /** The packet being read, for the watchdog; null between packets. */
   private volatile Race<PacketReader> pending;
   /** The last packet's race, rearmed for the next packet if no hedge joined it. */
@@ -75,7 +75,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.block = plan.block;
     this.replicas = plan.replicas;
     this.trackers = plan.trackers;
-    this.demoted = plan.demoted;
+    this.knownNanos = plan.knownNanos;
     this.failed = new boolean[replicas.length];
   }
 
@@ -154,6 +154,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     if (at < 0 || !fresh.demoted[at] || !better) {
       return;
     }
+    packetsSinceLook = 0;
     LOG.debug("Leaving a DataNode known slow file={} block={} offset={} datanode={}", file,
         block.getBlock(), position, replicas[current]);
     follow(fresh);
@@ -223,7 +224,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     } catch (IOException e) {
       failure = e;
     }
-    long took = ctx.clock.nanoTime() - start;
+    long now = ctx.clock.nanoTime();
+    long took = now - start;
+    long startTook = starting ? primary.sinceRequest(now, took) : 0;
     pending = null;
     ctx.nextPacket();
     if (race.claimForPrimary()) { // the primary finished first, well or badly
@@ -231,26 +234,29 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       if (failure != null) {
         throw failure;
       }
-      record(primaryTracker, starting, took);
+      record(primaryTracker, starting, startTook, took, now);
       return data;
     }
     // The hedge delivered first and cut the primary's connection: carry on from the hedge. The
     // primary took at least this long; without recording it, a DataNode that stalls after a fast
     // first packet (as throttled ones do) would never look slow.
-    record(primaryTracker, starting, took);
+    record(primaryTracker, starting, startTook, took, now);
     Race.Winner<PacketReader> hedge = race.awaitHedge();
     primary.close();
     reader = hedge.reader;
     current = hedge.replica;
+    packetsSinceLook = 0;
     ctx.readsFrom(trackers[current]);
     return hedge.data;
   }
 
-  private static void record(NodeTracker t, boolean start, long nanos) {
+  /** Records a packet's time, or for a read's first packet its start (timed from the request). */
+  private static void record(NodeTracker t, boolean start, long startNanos, long packetNanos,
+      long nowNanos) {
     if (start) {
-      t.recordStart(nanos);
+      t.recordStart(startNanos, nowNanos);
     } else {
-      t.reads().record(nanos);
+      t.reads().record(packetNanos);
     }
   }
 
@@ -263,8 +269,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
    * Runs on the watchdog thread when the packet {@code race} is for overran its threshold (in the
    * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the
    * bounds on hedges in flight or the primary (finishing first) says no. A replica is eligible
-   * unless it failed, was demoted (busy, or known slow to start or to deliver: a hedge would only
-   * add to its queue), is backed off after lost hedges, or already has its share of hedges.
+   * unless it failed, is busy, is known to take longer than the threshold the primary overran (a
+   * hedge there would only join its queue), is backed off after lost hedges, or already has its
+   * share of hedges.
    */
   @Override
   public void startHedge(Race<PacketReader> race, long seen) {
@@ -279,7 +286,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     boolean[] skip = failed.clone();
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < skip.length; i++) {
-      skip[i] |= demoted[i] || trackers[i].busy(now) || !ctx.hedgeSlotFree(trackers[i].node());
+      skip[i] |= knownNanos[i] > thresholdNanos || trackers[i].busy(now)
+          || !ctx.hedgeSlotFree(trackers[i].node());
     }
     int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());
     if (target < 0) {
@@ -309,9 +317,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         ByteBuffer data;
         try {
-          data = r.next(); // connects first: the hedge's time is a start
+          data = r.next(); // connects first
         } finally {
-          tracker.recordStart(ctx.clock.nanoTime() - start); // cut short: a lower bound
+          long done = ctx.clock.nanoTime();
+          tracker.recordStart(r.sinceRequest(done, done - start), done); // cut short: a lower bound
         }
         if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
           ctx.hedgeWon(tracker.node());

@@ -1,5 +1,6 @@
 package io.curtail.client.read;
 
+import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.wire.DataNodeLink;
@@ -51,6 +52,7 @@ final class PacketReader implements Closeable, Abortable {
   private enum Fate { OPEN, RELEASED, ABORTED }
 
   private final DFSClient client;
+  private final NanoClock clock;
   private final SocketFactory sockets;
   private final ConnectionPool pool;
   private final String file;
@@ -73,6 +75,8 @@ final class PacketReader implements Closeable, Abortable {
   private DataChecksum checksum;
   private long position;
   private long lastSeqno = -1;
+  /** When the read was asked of the DataNode; 0 until then. */
+  private volatile long requestedNanos;
   private boolean finished;
   /** A read failed: the connection is in an unknown state and is never reused. */
   private boolean broken;
@@ -84,6 +88,7 @@ final class PacketReader implements Closeable, Abortable {
           + located.getBlock() + ", got " + offset + " and " + length);
     }
     this.client = client;
+    this.clock = ctx.clock;
     this.sockets = ctx.sockets;
     this.pool = ctx.connections;
     this.file = file;
@@ -162,6 +167,7 @@ final class PacketReader implements Closeable, Abortable {
     conn.peer.setReadTimeout(client.getConf().getSocketTimeout());
     BlockOpResponseProto response;
     try {
+      requestedNanos = clock.nanoTime();
       new Sender(conn.out).readBlock(block, located.getBlockToken(), client.getClientName(),
           position, end - position, true, CachingStrategy.newDefaultStrategy());
       conn.out.flush();
@@ -270,6 +276,16 @@ final class PacketReader implements Closeable, Abortable {
       }
     }
     return finished && !broken;
+  }
+
+  /**
+   * How long ago the read was asked of the DataNode, {@code fallback} ago if it was not yet: the
+   * DataNode's part of a start (opening the replica, the first packet), without the connection,
+   * whose cost depends on whether a pooled one was at hand, not on the DataNode.
+   */
+  long sinceRequest(long nowNanos, long fallbackNanos) {
+    long at = requestedNanos;
+    return at == 0 ? fallbackNanos : nowNanos - at;
   }
 
   /** Whether this reader has connected: its next packet is not the read's first. */

@@ -44,8 +44,8 @@ public final class ReadContext implements AutoCloseable {
    * bounds the scratch memory of a threshold, and 32 DataNodes are plenty to compare with.
    */
   static final int MAX_COMPARED_NODES = 32;
-  /** The percentile of packet times and of times to first byte that replica order compares. */
-  static final double ORDER_PERCENTILE = 0.5;
+  /** The percentile of packet times and of starts that replica order takes as typical. */
+  static final double TYPICAL_PERCENTILE = 0.5;
 
   /** A read whose packet in flight the watchdog may hedge. */
   interface Watched<R extends Abortable> {
@@ -60,8 +60,10 @@ public final class ReadContext implements AutoCloseable {
   final CurtailRuntime runtime;
   final NanoClock clock;
   final Hedging hedging;
-  /** Demotes replicas slow to deliver packets or to start reads. */
-  final ReplicaOrder replicaOrder;
+  /** Demotes replicas typically slow to deliver packets or to start reads: their medians. */
+  final ReplicaOrder typicalOrder;
+  /** Demotes replicas whose packets' tail is slow: their read percentile (p95). */
+  final ReplicaOrder tailOrder;
   final SocketFactory sockets;
   /** Idle connections to DataNodes, for the next read to each. */
   final ConnectionPool connections;
@@ -100,14 +102,18 @@ public final class ReadContext implements AutoCloseable {
         config.minHedgeThresholdNanos(), config.readHedging() == HedgingMode.SMART,
         config.slownessFactor(), config.readWindowPackets(), config.readHedgingMaxRetries(),
         config.readHedgingBackoffPackets());
-    // Replica order compares typical times, medians: tails are what hedging is for, and a
-    // median is judged from a few samples (a DataNode gives a read one start), while it still
-    // takes most of a DataNode's recent samples to be slow, never one stall. A replica is known
-    // slow only when also slower than the fastest by a margin: on fast DataNodes a start of
-    // 1.5 ms against 0.3 ms is jitter, and a demoted replica gets no hedges.
-    this.replicaOrder = new ReplicaOrder(new Slowness(config.slownessFactor(),
+    // Replica order compares typical times, medians, judged from two samples (a DataNode gives
+    // a read one start but many packets) yet slow only when most recent samples are, never on
+    // one stall; and the tail of packet times, which alone shows a throttled DataNode (its
+    // packets come in bursts), only from a full window and a hedge threshold's worth over the
+    // fastest. Each also needs a margin over the fastest, as jitter of a millisecond or two
+    // between fast DataNodes says nothing.
+    this.typicalOrder = new ReplicaOrder(new Slowness(config.slownessFactor(),
         config.readMinSlowdownNanos(),
-        Slowness.minSamples(ORDER_PERCENTILE, config.readWindowPackets())));
+        Slowness.minSamples(TYPICAL_PERCENTILE, config.readWindowPackets())));
+    this.tailOrder = new ReplicaOrder(new Slowness(config.slownessFactor(),
+        Math.max(config.readMinSlowdownNanos(), config.minHedgeThresholdNanos()),
+        config.readWindowPackets()));
     this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
     this.othersScratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];
     this.lastCheckNanos = clock.nanoTime();

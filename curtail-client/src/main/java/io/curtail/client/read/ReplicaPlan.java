@@ -1,6 +1,7 @@
 package io.curtail.client.read;
 
 import io.curtail.client.policy.ReplicaOrder;
+import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -19,15 +20,18 @@ final class ReplicaPlan {
   final DatanodeInfo[] replicas;
   final NodeTracker[] trackers;
   final boolean[] demoted;
+  /** What each replica is known to take (its packets' tail or typical start), 0 if unknown. */
+  final long[] knownNanos;
   /** The client's packet count when it was made. */
   final long madeAtPacket;
 
   private ReplicaPlan(LocatedBlock block, DatanodeInfo[] replicas, NodeTracker[] trackers,
-      boolean[] demoted, long madeAtPacket) {
+      boolean[] demoted, long[] knownNanos, long madeAtPacket) {
     this.block = block;
     this.replicas = replicas;
     this.trackers = trackers;
     this.demoted = demoted;
+    this.knownNanos = knownNanos;
     this.madeAtPacket = madeAtPacket;
   }
 
@@ -35,37 +39,64 @@ final class ReplicaPlan {
   static ReplicaPlan of(ReadContext ctx, LocatedBlock located) {
     DatanodeInfo[] byNameNode = located.getLocations();
     int n = byNameNode.length;
-    NodeTracker[] byNameNodeTrackers = new NodeTracker[n];
-    int[] readSamples = new int[n];
-    long[] readPercentile = new long[n];
-    int[] startSamples = new int[n];
-    long[] startPercentile = new long[n];
-    boolean[] demotedByNameNodeOrder = new boolean[n];
     int window = ctx.config.readWindowPackets();
-    double percentile = ReadContext.ORDER_PERCENTILE;
+    NodeTracker[] byNameNodeTrackers = new NodeTracker[n];
+    Measure packets = new Measure(n);
+    Measure packetTails = new Measure(n);
+    Measure starts = new Measure(n);
+    boolean[] demotedByNameNodeOrder = new boolean[n];
     long[] scratch = new long[window];
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < n; i++) {
       NodeTracker t = ctx.runtime.registry().tracker(NodeId.of(byNameNode[i].getXferAddr()));
       byNameNodeTrackers[i] = t;
-      readSamples[i] = t.reads().available(window);
-      readPercentile[i] = t.reads().stats(window, percentile, scratch).percentileNanos();
-      startSamples[i] = t.starts().available(window);
-      startPercentile[i] = t.starts().stats(window, percentile, scratch).percentileNanos();
+      // Knowledge older than the JVM's memory is no knowledge: a DataNode once known slow is
+      // tried again, as fail-fast forgets the DataNodes it avoids.
+      if (now - t.lastStartNanos() <= ctx.config.knowledgeMemoryNanos()) {
+        packets.take(i, t.reads(), window, ReadContext.TYPICAL_PERCENTILE, scratch);
+        packetTails.take(i, t.reads(), window, ctx.config.slownessPercentile(), scratch);
+        starts.take(i, t.starts(), window, ReadContext.TYPICAL_PERCENTILE, scratch);
+      }
       demotedByNameNodeOrder[i] = t.busy(now);
     }
-    ctx.replicaOrder.demoteSlow(readSamples, readPercentile, demotedByNameNodeOrder);
-    ctx.replicaOrder.demoteSlow(startSamples, startPercentile, demotedByNameNodeOrder);
+    ctx.typicalOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
+    ctx.typicalOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
+    ctx.tailOrder.demoteSlow(packetTails.samples, packetTails.nanos, demotedByNameNodeOrder);
     int[] order = ReplicaOrder.order(demotedByNameNodeOrder);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
     NodeTracker[] trackers = new NodeTracker[n];
     boolean[] demoted = new boolean[n];
+    long[] known = new long[n];
     for (int i = 0; i < n; i++) {
-      replicas[i] = byNameNode[order[i]];
-      trackers[i] = byNameNodeTrackers[order[i]];
-      demoted[i] = demotedByNameNodeOrder[order[i]];
+      int k = order[i];
+      replicas[i] = byNameNode[k];
+      trackers[i] = byNameNodeTrackers[k];
+      demoted[i] = demotedByNameNodeOrder[k];
+      // What a hedge there would likely take: its packets' tail and its typical start.
+      known[i] = Math.max(packetTails.known(k, ctx.tailOrder), starts.known(k, ctx.typicalOrder));
     }
-    return new ReplicaPlan(located, replicas, trackers, demoted, ctx.packets());
+    return new ReplicaPlan(located, replicas, trackers, demoted, known, ctx.packets());
+  }
+
+  /** One measure of each replica: its recent samples and their percentile. */
+  private static final class Measure {
+    final int[] samples;
+    final long[] nanos;
+
+    Measure(int n) {
+      samples = new int[n];
+      nanos = new long[n];
+    }
+
+    void take(int i, LatencyWindow w, int window, double percentile, long[] scratch) {
+      samples[i] = w.available(window);
+      nanos[i] = w.stats(window, percentile, scratch).percentileNanos();
+    }
+
+    /** Replica {@code i}'s percentile if {@code order} judges it, else 0: unknown. */
+    long known(int i, ReplicaOrder order) {
+      return order.judged(samples[i]) ? nanos[i] : 0;
+    }
   }
 
   /** Whether the client has read few enough packets since this was made to use it again. */

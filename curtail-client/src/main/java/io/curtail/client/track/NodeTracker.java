@@ -14,6 +14,8 @@ public final class NodeTracker {
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
 
+  private volatile long lastStartNanos;
+
   /** What the DataNode last said of itself on an ack, and when. */
   private volatile boolean busy;
   private volatile long busyHeardNanos;
@@ -26,6 +28,7 @@ public final class NodeTracker {
     this.node = node;
     this.busyMemoryNanos = busyMemoryNanos;
     this.lastActiveNanos = nowNanos;
+    this.lastStartNanos = nowNanos;
   }
 
   public NodeId node() {
@@ -52,10 +55,23 @@ public final class NodeTracker {
     return starts;
   }
 
-  /** Records a read's time to first byte: a start, and a packet read like any other. */
-  public void recordStart(long nanos) {
+  /**
+   * Records a read's time to first byte at {@code nowNanos}: a start, and a packet read like any
+   * other.
+   */
+  public void recordStart(long nanos, long nowNanos) {
     starts.record(nanos);
     reads.record(nanos);
+    lastStartNanos = nowNanos;
+  }
+
+  /**
+   * When a read from this DataNode last started (its first packet arrived or was overtaken): how
+   * fresh what the JVM knows of its reads is. Once a DataNode is known slow, reads avoid it and
+   * its windows stop moving, so without this it would stay known slow for ever.
+   */
+  public long lastStartNanos() {
+    return lastStartNanos;
   }
 
   /** Records what the DataNode said of itself on an ack at {@code nowNanos}. */

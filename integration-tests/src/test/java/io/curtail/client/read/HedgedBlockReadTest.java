@@ -66,7 +66,7 @@ class HedgedBlockReadTest {
   void forgetLatencies() {
     for (int i = 0; i < cluster.dataNodeCount(); i++) {
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
-        nodeTracker(i).recordStart(TimeUnit.MILLISECONDS.toNanos(2));
+        nodeTracker(i).recordStart(TimeUnit.MILLISECONDS.toNanos(2), System.nanoTime());
       }
     }
   }
@@ -175,11 +175,11 @@ class HedgedBlockReadTest {
 
   @Test
   void aDataNodeWhoseHedgesLoseIsBackedOffThenGivenUp() throws IOException {
-    // Primary dn1: 20 ms a packet. Hedge target dn2: 2 s a packet, so every hedge to it loses.
-    // Without backoff every packet would hedge; with it: packets 1, 17, 49 and 113, then never.
-    // dn2 must not be known slow (no hedge goes to a DataNode known slow), nor dn1 next to it
-    // (its starts take 40 ms, the open and a packet): both are known at 20 ms to start and to
-    // deliver, and over a window of 100 dn2's four lost hedges stay below its p95.
+    // Primary dn1: 50 ms a packet, over the 40 ms threshold. Hedge target dn2: 2 s a packet, so
+    // every hedge to it loses. Without backoff every packet would hedge; with it: packets 1, 17,
+    // 49 and 113, then never. No hedge goes to a DataNode known to take over the threshold: dn2
+    // is known at 30 ms. A slowness factor of 100 keeps replica order (which would read dn1
+    // last once it is known slower) out of this test of backoff.
     LocatedBlock[] blocks = new LocatedBlock[40];
     String[] files = new String[blocks.length];
     for (int i = 0; i < blocks.length; i++) {
@@ -187,14 +187,13 @@ class HedgedBlockReadTest {
       files[i] = pathOf(fileNo - 1);
     }
     try (ReadContext ctx = context("curtail.read.hedging", "static",
-        "curtail.read.hedging.static.threshold.ms", "5", "curtail.read.window.packets", "100");
-        Fault slowDisk = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(20))
-            .withReads());
+        "curtail.read.hedging.static.threshold.ms", "40", "curtail.slowness.factor", "100");
+        Fault slowDisk = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(50))
+            .on(DiskFault.Access.READS));
         Fault slower = cluster.slowDisk(2, DiskFault.serviceTime(Duration.ofSeconds(2))
             .withReads())) {
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
-        nodeTracker(1).recordStart(TimeUnit.MILLISECONDS.toNanos(20));
-        nodeTracker(2).recordStart(TimeUnit.MILLISECONDS.toNanos(20));
+        nodeTracker(2).recordStart(TimeUnit.MILLISECONDS.toNanos(30), System.nanoTime());
       }
       for (int i = 0; i < blocks.length; i++) {
         try (BlockRead read = new BlockRead(ctx, fs.getClient(), files[i],
@@ -202,7 +201,7 @@ class HedgedBlockReadTest {
           readAll(read, 100 + i);
         }
       }
-      // 40 blocks of 4 packets: 160 packets, each slower than the 5 ms threshold.
+      // 40 blocks of 4 packets: 160 packets, each slower than the 40 ms threshold.
       assertEquals(4, ctx.hedgesTried(), "hedges to a DataNode that keeps losing");
       assertEquals(4, ctx.hedgesLost());
       assertEquals(0, ctx.hedgesWon());
