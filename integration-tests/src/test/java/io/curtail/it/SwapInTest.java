@@ -102,6 +102,39 @@ class SwapInTest {
   }
 
   @Test
+  void streamMisuseFailsWithStocksTexts() throws IOException {
+    Path p = new Path("/swap-in/misuse");
+    try (FileSystem stock = cluster.stockFileSystem();
+        FileSystem curtail = cluster.curtailFileSystem(Collections.emptyMap())) {
+      SeededData.create(stock, p, 9, 5000);
+      for (long target : new long[] {5001, -1}) {
+        assertEquals(seekFailure(stock, p, target), seekFailure(curtail, p, target),
+            "seek to " + target);
+      }
+      assertEquals(readAfterClose(stock, p), readAfterClose(curtail, p));
+      // Stock buffers a single byte written after close and loses it silently; Curtail refuses
+      // it, as both refuse an array, rather than lose data without a word.
+      org.apache.hadoop.fs.FSDataOutputStream out = curtail.create(new Path("/swap-in/w"));
+      out.close();
+      assertThrows(java.nio.channels.ClosedChannelException.class, () -> out.write(1));
+      assertThrows(java.nio.channels.ClosedChannelException.class,
+          () -> out.write(new byte[10], 0, 10));
+    }
+  }
+
+  private static String seekFailure(FileSystem fs, Path p, long target) throws IOException {
+    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(p)) {
+      return assertThrows(java.io.EOFException.class, () -> in.seek(target)).getMessage();
+    }
+  }
+
+  private static String readAfterClose(FileSystem fs, Path p) throws IOException {
+    org.apache.hadoop.fs.FSDataInputStream in = fs.open(p);
+    in.close();
+    return assertThrows(IOException.class, in::read).getMessage();
+  }
+
+  @Test
   void badSettingFailsInitialisationNamingKeyRuleAndValue() {
     InvalidConfigException e = assertThrows(InvalidConfigException.class,
         () -> cluster.curtailFileSystem(

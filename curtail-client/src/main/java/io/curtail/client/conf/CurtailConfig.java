@@ -1,7 +1,6 @@
 package io.curtail.client.conf;
 
 import io.curtail.client.track.LatencyWindow;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -107,8 +106,8 @@ public final class CurtailConfig {
     for (String key : new TreeMap<>(settings).keySet()) {
       if (key.startsWith("curtail.") && !key.startsWith(CurtailKey.DATANODE_PREFIX)
           && CurtailKey.byName(key) == null) {
-        throw new InvalidConfigException(key, settings.get(key),
-            "unknown key; the client's keys are " + Arrays.toString(CurtailKey.values()));
+        throw new InvalidConfigException(key, settings.get(key), "unknown key; did you mean "
+            + CurtailKey.nearest(key).key() + "? (every key is in the README's table)");
       }
     }
     return new CurtailConfig(settings);

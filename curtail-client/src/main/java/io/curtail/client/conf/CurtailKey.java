@@ -104,6 +104,43 @@ public enum CurtailKey {
     return null;
   }
 
+  /**
+   * The key whose name is fewest single-character edits away from {@code key}: what a misspelt
+   * flag most likely meant.
+   */
+  public static CurtailKey nearest(String key) {
+    CurtailKey best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (CurtailKey k : values()) {
+      int d = editDistance(key, k.key);
+      if (d < bestDistance) {
+        best = k;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Levenshtein distance: insertions, deletions and substitutions, each costing one. */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] t = previous;
+      previous = current;
+      current = t;
+    }
+    return previous[b.length()];
+  }
+
   @Override
   public String toString() {
     return key;

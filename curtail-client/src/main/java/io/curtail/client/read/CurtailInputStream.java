@@ -98,9 +98,13 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
     return b == blocks.get(blocks.size() - 1) ? rest : Math.min(b.getBlockSize(), rest);
   }
 
+  /** Fails as stock's stream does, with its texts: a closed file system, then a closed stream. */
   private void checkOpen() throws IOException {
+    if (!client.isClientRunning()) {
+      throw new IOException("Filesystem closed");
+    }
     if (closed) {
-      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + file);
+      throw new IOException("Stream closed");
     }
   }
 
@@ -172,12 +176,12 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
   @Override
   public synchronized void seek(long target) throws IOException {
     checkOpen();
+    // Stock's texts (DFSInputStream's), which users' code and scripts match on.
     if (target < 0) {
-      throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + ": " + target);
+      throw new EOFException("Cannot seek to negative offset");
     }
     if (target > length) {
-      throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + ": " + target + " > "
-          + length);
+      throw new EOFException("Cannot seek after EOF");
     }
     long ahead = target - pos;
     if (buffered != null && ahead >= 0 && ahead <= buffered.remaining()) {

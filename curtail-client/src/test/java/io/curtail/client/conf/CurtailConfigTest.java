@@ -98,8 +98,13 @@ class CurtailConfigTest {
     InvalidConfigException e =
         assertThrows(InvalidConfigException.class, () -> CurtailConfig.from(conf));
     assertEquals("curtail.read.hedgeing", e.key());
-    assertTrue(e.getMessage().contains("unknown key"), e.getMessage());
-    assertTrue(e.getMessage().contains("curtail.read.hedging"), e.getMessage());
+    assertTrue(e.getMessage().contains("unknown key; did you mean curtail.read.hedging?"),
+        e.getMessage());
+    conf.unset("curtail.read.hedgeing");
+    conf.set("curtail.read.hedging.max.inflight", "4");
+    e = assertThrows(InvalidConfigException.class, () -> CurtailConfig.from(conf));
+    assertTrue(e.getMessage().contains("did you mean curtail.read.hedging.max.in.flight?"),
+        e.getMessage());
   }
 
   @Test
