@@ -87,8 +87,8 @@ public class ReadPacketBenchmark {
   public int curtail() throws IOException {
     long threshold = ctx.thresholdNanos(tracker);
     long start = ctx.clock.nanoTime();
-    if (race == null || !race.rearm(start + threshold, primary, 0, 0)) {
-      race = new Race<>(start + threshold, primary, 0, 0);
+    if (race == null || !race.rearm(start, threshold, primary, 0, 0)) {
+      race = new Race<>(start, threshold, primary, 0, 0);
     }
     ByteBuffer data = receiveAndVerify();
     long took = ctx.clock.nanoTime() - start;

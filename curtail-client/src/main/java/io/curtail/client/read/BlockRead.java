@@ -53,6 +53,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private volatile long thresholdNanos;
   /** The packet being read, for the watchdog; null between packets. */
   private volatile Race<PacketReader> pending;
+  /** Its DataNode's tracker, written before it. */
+  private volatile NodeTracker pendingTracker;
   /** The last packet's race, rearmed for the next packet if no hedge joined it. */
   private Race<PacketReader> lastRace;
   private PacketReader reader;
@@ -211,11 +213,12 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     boolean starting = !primary.connected(); // its time is the read's time to first byte
     long start = ctx.clock.nanoTime();
     Race<PacketReader> race = lastRace;
-    if (race == null || !race.rearm(start + thresholdNanos, primary, primaryIndex,
+    if (race == null || !race.rearm(start, thresholdNanos, primary, primaryIndex,
         primary.position())) {
-      race = new Race<>(start + thresholdNanos, primary, primaryIndex, primary.position());
+      race = new Race<>(start, thresholdNanos, primary, primaryIndex, primary.position());
       lastRace = race;
     }
+    pendingTracker = primaryTracker;
     pending = race; // the client's watchdog hedges it if it is still pending at its deadline
     ByteBuffer data = null;
     IOException failure = null;
@@ -263,6 +266,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   @Override
   public Race<PacketReader> pending() {
     return pending;
+  }
+
+  @Override
+  public long thresholdNowNanos() {
+    return ctx.thresholdNanos(pendingTracker);
   }
 
   /**

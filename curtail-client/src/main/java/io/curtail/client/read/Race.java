@@ -51,6 +51,7 @@ final class Race<R extends Abortable> {
   /** The packet's generation and its {@link State}: {@code generation << 3 | ordinal}. */
   private final AtomicLong state = new AtomicLong();
   // Written by the reader before the state that publishes them; read after it.
+  private long armedNanos;
   private long deadlineNanos;
   private R primary;
   private int primaryIndex;
@@ -60,23 +61,28 @@ final class Race<R extends Abortable> {
   private volatile R hedge;
   private volatile Winner<R> winner;
 
-  /** One packet read from {@code primary} at {@code from}, to hedge once it is overdue. */
-  Race(long deadlineNanos, R primary, int primaryIndex, long from) {
-    arm(0, deadlineNanos, primary, primaryIndex, from);
+  /**
+   * One packet read from {@code primary} at {@code from}, begun at {@code armedNanos}, to hedge
+   * once {@code thresholdNanos} have passed.
+   */
+  Race(long armedNanos, long thresholdNanos, R primary, int primaryIndex, long from) {
+    arm(0, armedNanos, thresholdNanos, primary, primaryIndex, from);
   }
 
   /** For the reader's next packet, if no hedge ever joined this race; else false. */
-  boolean rearm(long deadlineNanos, R primary, int primaryIndex, long from) {
+  boolean rearm(long armedNanos, long thresholdNanos, R primary, int primaryIndex, long from) {
     long s = state.get();
     if (hedged || phase(s) != State.PRIMARY_WON) {
       return false;
     }
-    arm((s >>> PHASE_BITS) + 1, deadlineNanos, primary, primaryIndex, from);
+    arm((s >>> PHASE_BITS) + 1, armedNanos, thresholdNanos, primary, primaryIndex, from);
     return true;
   }
 
-  private void arm(long generation, long deadlineNanos, R primary, int primaryIndex, long from) {
-    this.deadlineNanos = deadlineNanos;
+  private void arm(long generation, long armedNanos, long thresholdNanos, R primary,
+      int primaryIndex, long from) {
+    this.armedNanos = armedNanos;
+    this.deadlineNanos = armedNanos + thresholdNanos;
     this.primary = primary;
     this.primaryIndex = primaryIndex;
     this.from = from;
@@ -101,8 +107,19 @@ final class Race<R extends Abortable> {
    * pass to {@link #startHedge}; -1 otherwise.
    */
   long overdue(long nowNanos) {
+    return overdue(nowNanos, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #overdue(long)}, the deadline being the earlier of the one armed and the packet's
+   * start plus {@code thresholdNowNanos}: a packet armed with the bootstrap threshold, before
+   * the client knew the other DataNodes, is judged by what it knows now.
+   */
+  long overdue(long nowNanos, long thresholdNowNanos) {
     long s = state.get();
-    return phase(s) == State.PENDING && nowNanos - deadlineNanos >= 0 ? s : -1;
+    // Read after the state, which the reader set after them: they are this generation's.
+    boolean late = nowNanos - deadlineNanos >= 0 || nowNanos - armedNanos >= thresholdNowNanos;
+    return phase(s) == State.PENDING && late && state.get() == s ? s : -1;
   }
 
   /** The primary read, its replica's position in the read's order, and its offset in the block. */

@@ -52,6 +52,12 @@ public final class ReadContext implements AutoCloseable {
     /** The packet being read, or null between packets. */
     Race<R> pending();
 
+    /**
+     * The hedge threshold of the pending packet's DataNode as the client knows it now (read after
+     * {@link #pending()}): it may have adapted since the packet began.
+     */
+    long thresholdNowNanos();
+
     /** Called by the watchdog once {@code race} is overdue, {@code seen} its state then. */
     void startHedge(Race<R> race, long seen);
   }
@@ -158,7 +164,7 @@ public final class ReadContext implements AutoCloseable {
 
   private static <R extends Abortable> void hedgeIfOverdue(Watched<R> read, long nowNanos) {
     Race<R> race = read.pending();
-    long seen = race == null ? -1 : race.overdue(nowNanos);
+    long seen = race == null ? -1 : race.overdue(nowNanos, read.thresholdNowNanos());
     if (seen >= 0) {
       read.startHedge(race, seen);
     }

@@ -22,12 +22,17 @@ class HedgeWatchdogTest {
 
   /** A read whose packet started at time 0 with a 50 ms threshold. */
   private static final class Read implements ReadContext.Watched<Abortable> {
-    final Race<Abortable> race = new Race<>(THRESHOLD, () -> { }, 0, 0);
+    final Race<Abortable> race = new Race<>(0, THRESHOLD, () -> { }, 0, 0);
     int hedges;
 
     @Override
     public Race<Abortable> pending() {
       return race;
+    }
+
+    @Override
+    public long thresholdNowNanos() {
+      return THRESHOLD;
     }
 
     @Override

@@ -28,12 +28,21 @@ class RaceTest {
 
   private final Connection primary = new Connection();
   private final Connection hedge = new Connection();
-  private final Race<Connection> race = new Race<>(DEADLINE, primary, 0, 4096);
+  private final Race<Connection> race = new Race<>(0, DEADLINE, primary, 0, 4096);
 
   /** What the watchdog does: looks, and starts a hedge if the packet is overdue. */
   private boolean watchdogHedges(long now) {
     long seen = race.overdue(now);
     return seen >= 0 && race.startHedge(seen);
+  }
+
+  @Test
+  void aThresholdLearntSinceThePacketBeganBringsItsDeadlineForward() {
+    long learnt = DEADLINE / 4; // armed with the bootstrap value; the client has adapted since
+    assertEquals(-1, race.overdue(learnt - 1, learnt), "one tick before the learnt threshold");
+    assertTrue(race.overdue(learnt, learnt) >= 0, "at it");
+    assertEquals(-1, race.overdue(DEADLINE - 1, 2 * DEADLINE), "a larger one never delays it");
+    assertTrue(race.overdue(DEADLINE, 2 * DEADLINE) >= 0);
   }
 
   @Test
@@ -50,14 +59,14 @@ class RaceTest {
   void anUnhedgedRaceServesTheNextPacketAndAStaleLookStartsNothing() {
     long stale = race.overdue(DEADLINE); // the watchdog looks at this packet...
     assertTrue(race.claimForPrimary()); // ...the primary delivers it...
-    assertTrue(race.rearm(2 * DEADLINE, primary, 0, 8192), "no hedge joined: reused");
+    assertTrue(race.rearm(DEADLINE, DEADLINE, primary, 0, 8192), "no hedge joined: reused");
     assertFalse(race.startHedge(stale), "...and what it saw of the last packet starts nothing");
     assertEquals(Race.State.PENDING, race.state());
     assertEquals(8192, race.from());
     assertEquals(-1, race.overdue(DEADLINE), "the new packet has its own deadline");
     assertTrue(watchdogHedges(2 * DEADLINE));
     assertTrue(race.claimForPrimary(), "the primary still finishes first");
-    assertFalse(race.rearm(3 * DEADLINE, primary, 0, 16384), "a race a hedge joined is not reused");
+    assertFalse(race.rearm(2 * DEADLINE, DEADLINE, primary, 0, 16384), "a race a hedge joined is not reused");
   }
 
   @Test
