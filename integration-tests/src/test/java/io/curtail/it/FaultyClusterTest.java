@@ -149,6 +149,55 @@ class FaultyClusterTest {
   }
 
   @Test
+  void slowOpensDelayEachReadOnceAndLeavePacketsAndWritesAlone() throws IOException {
+    Path p = writeOn(3, 32, MIB);
+    Duration open = Duration.ofMillis(300);
+    long readsBefore = cluster.faults(3).getDelayedReads();
+    long writesBefore = cluster.faults(3).getDelayedWrites();
+    long start = System.nanoTime();
+    try (Fault opens = cluster.slowDisk(3, DiskFault.serviceTime(open).on(DiskFault.Access.OPENS))) {
+      SeededData.verify(fs, p, 32, MIB); // one block: one open
+      writeOn(3, 33, 256 * KIB);
+    }
+    long elapsed = System.nanoTime() - start;
+    // The block scanner may open a replica meanwhile: at least ours, never one per packet.
+    long delayed = cluster.faults(3).getDelayedReads() - readsBefore;
+    assertTrue(delayed >= 1 && delayed < MIB / (64 * KIB), delayed + " delayed reads");
+    assertEquals(writesBefore, cluster.faults(3).getDelayedWrites(), "writes were delayed");
+    assertTrue(elapsed >= open.toNanos(), "the read took " + elapsed / 1_000_000 + " ms");
+  }
+
+  @Test
+  void stallsHoldEveryAccessDuringAFreezeOnly() throws IOException {
+    Path p = writeOn(3, 34, 256 * KIB);
+    DiskFault stalls = DiskFault.stalls(Duration.ofSeconds(60), Duration.ofMillis(500));
+    long start = System.nanoTime();
+    try (Fault frozen = cluster.slowDisk(3, stalls)) { // the first freeze starts now
+      SeededData.verify(fs, p, 34, 256 * KIB);
+    }
+    long first = System.nanoTime() - start;
+    assertTrue(first >= Duration.ofMillis(500).toNanos(), "read in " + first / 1_000_000
+        + " ms, during a 500 ms freeze");
+    try (Fault frozen = cluster.slowDisk(3, stalls)) {
+      sleepMillis(600); // past the freeze: healthy until the next, a minute away
+      long s = System.nanoTime();
+      SeededData.verify(fs, p, 34, 256 * KIB);
+      long after = System.nanoTime() - s;
+      assertTrue(after < Duration.ofMillis(450).toNanos(), "read in " + after / 1_000_000
+          + " ms between freezes");
+    }
+  }
+
+  private static void sleepMillis(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   void backgroundLoadAddsQueueingDelay() throws IOException {
     long before = cluster.faults(0).getDelayedWrites();
     long start = System.nanoTime();
