@@ -1,0 +1,89 @@
+package io.curtail.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.datanode.hook.CurtailDataNodePlugin;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The jars users load are Java 11 bytecode, whatever JDK built them: clusters run Java 11, and a
+ * class compiled for 17 fails there only when first loaded, on the cluster. Checks every class of
+ * the client and DataNode plugin jars (or class directories, run from an IDE) without a JVM 11.
+ */
+class Java11BytecodeTest {
+  /** Class file major version of Java 11. */
+  private static final int JAVA_11 = 55;
+
+  @Test
+  void clientAndPluginClassesAreJava11() throws Exception {
+    for (Class<?> entry : new Class<?>[] {CurtailDistributedFileSystem.class,
+        CurtailDataNodePlugin.class}) {
+      Path where = Paths.get(entry.getProtectionDomain().getCodeSource().getLocation().toURI());
+      List<String> newer = new ArrayList<>();
+      int classes = forEachClass(where, (name, in) -> {
+        int major = majorVersion(in);
+        if (major > JAVA_11) {
+          newer.add(name + " (" + major + ")");
+        }
+      });
+      assertTrue(classes > 20, "only " + classes + " classes found in " + where);
+      assertEquals(List.of(), newer, "classes newer than Java 11 in " + where);
+    }
+  }
+
+  private interface ClassVisitor {
+    void visit(String name, InputStream in) throws IOException;
+  }
+
+  private static int forEachClass(Path where, ClassVisitor visitor)
+      throws IOException, URISyntaxException {
+    int n = 0;
+    if (Files.isDirectory(where)) {
+      try (Stream<Path> files = Files.walk(where)) {
+        for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
+          try (InputStream in = Files.newInputStream(p)) {
+            visitor.visit(where.relativize(p).toString(), in);
+            n++;
+          }
+        }
+      }
+      return n;
+    }
+    try (ZipFile jar = new ZipFile(where.toFile())) {
+      for (ZipEntry e : java.util.Collections.list(jar.entries())) {
+        // Multi-release entries (META-INF/versions/N) are meant for newer JVMs; none are ours.
+        if (e.getName().endsWith(".class") && !e.getName().startsWith("META-INF/")) {
+          try (InputStream in = jar.getInputStream(e)) {
+            visitor.visit(e.getName(), in);
+            n++;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  /** The major version of a class file: after the magic number and the minor version. */
+  private static int majorVersion(InputStream in) throws IOException {
+    DataInputStream data = new DataInputStream(in);
+    if (data.readInt() != 0xCAFEBABE) {
+      throw new IOException("not a class file");
+    }
+    data.readUnsignedShort();
+    return data.readUnsignedShort();
+  }
+}
