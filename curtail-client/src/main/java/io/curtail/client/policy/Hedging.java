@@ -88,6 +88,15 @@ public final class Hedging {
     return HedgeBackoff.until(losses, saturatingAdd(packet, wait));
   }
 
+  /**
+   * Whether a replica is worth hedging to when the primary overran {@code thresholdNanos}: unless
+   * the replica is known to take longer ({@code knownNanos}, 0 when unknown), since a hedge there
+   * would only join a slow DataNode's queue and make it slower (beyond the paper).
+   */
+  public static boolean worthHedgingTo(long knownNanos, long thresholdNanos) {
+    return knownNanos <= thresholdNanos;
+  }
+
   /** The backoff after a hedge to a DataNode won: none. */
   public HedgeBackoff afterWin() {
     return HedgeBackoff.NONE;

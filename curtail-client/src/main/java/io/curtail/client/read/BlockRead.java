@@ -1,6 +1,7 @@
 package io.curtail.client.read;
 
 import io.curtail.client.policy.HedgeBackoff;
+import io.curtail.client.policy.Hedging;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -39,6 +41,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private final DFSClient client;
   private final String file;
   private final long end;
+  private final Function<LocatedBlock, ReplicaPlan> plans;
+  /** The plan being followed: its block, replicas in order and what each is known to take. */
+  private ReplicaPlan plan;
   private LocatedBlock block;
   private DatanodeInfo[] replicas;
   private NodeTracker[] trackers;
@@ -60,20 +65,34 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private PacketReader reader;
   private long position;
 
-  /** Reads bytes [{@code offset}, {@code offset + length}) of {@code plan}'s block. */
-  BlockRead(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan, long offset,
-      long length) {
+  /**
+   * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
+   * {@code plans} gives (the stream's plans, made again only once stale, which the read looks at
+   * every few packets).
+   */
+  BlockRead(ReadContext ctx, DFSClient client, String file,
+      Function<LocatedBlock, ReplicaPlan> plans, LocatedBlock block, long offset, long length) {
     this.ctx = ctx;
     this.client = client;
     this.file = file;
+    this.plans = plans;
     this.position = offset;
     this.end = offset + length;
-    follow(plan);
+    follow(plans.apply(block));
     ctx.watch(this);
+  }
+
+  /** Reads bytes [{@code offset}, {@code offset + length}) of {@code plan}'s block. */
+  BlockRead(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan, long offset,
+      long length) {
+    this(ctx, client, file,
+        b -> b == plan.block && plan.fresh(ctx) ? plan : ReplicaPlan.of(ctx, b), plan.block,
+        offset, length);
   }
 
   /** Reads the block's replicas in {@code plan}'s order; none has failed yet. */
   private void follow(ReplicaPlan plan) {
+    this.plan = plan;
     this.block = plan.block;
     this.replicas = plan.replicas;
     this.trackers = plan.trackers;
@@ -138,7 +157,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
    */
   private void leaveIfKnownSlow() {
     packetsSinceLook = 0;
-    ReplicaPlan fresh = ReplicaPlan.of(ctx, block);
+    ReplicaPlan fresh = plans.apply(block);
+    if (fresh == plan) {
+      return; // nothing learnt since the read took it up
+    }
     boolean[] stillFailed = new boolean[fresh.replicas.length];
     int at = -1;
     boolean better = false;
@@ -200,7 +222,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         throw new IOException("No replica of " + block.getBlock() + " of " + file
             + " is left to read from");
       }
-      follow(ReplicaPlan.of(ctx, again.get(0)));
+      follow(plans.apply(again.get(0)));
     }
   }
 
@@ -294,7 +316,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     boolean[] skip = failed.clone();
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < skip.length; i++) {
-      skip[i] |= knownNanos[i] > thresholdNanos || trackers[i].busy(now)
+      skip[i] |= !Hedging.worthHedgingTo(knownNanos[i], thresholdNanos) || trackers[i].busy(now)
           || !ctx.hedgeSlotFree(trackers[i].node());
     }
     int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());

@@ -161,7 +161,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
       if (sequential == null) {
         LocatedBlock b = blockAt(pos);
         long inBlock = pos - b.getStartOffset();
-        sequential = new BlockRead(ctx, client, file, planFor(b), inBlock,
+        sequential = new BlockRead(ctx, client, file, this::planFor, b, inBlock,
             readable(b) - inBlock);
       }
       buffered = sequential.next();
@@ -254,7 +254,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
       LocatedBlock b = blockAt(position);
       long inBlock = position - b.getStartOffset();
       long want = Math.min(dst.remaining(), readable(b) - inBlock);
-      try (BlockRead read = new BlockRead(ctx, client, file, planFor(b), inBlock, want)) {
+      try (BlockRead read = new BlockRead(ctx, client, file, this::planFor, b, inBlock, want)) {
         for (ByteBuffer data = read.next(); data != null; data = read.next()) {
           int n = data.remaining();
           dst.put(data);

@@ -111,4 +111,11 @@ class HedgingTest {
     assertThrows(IllegalArgumentException.class,
         () -> smart.nextTarget(1, one, new boolean[1], 0));
   }
+
+  @Test
+  void aReplicaKnownToTakeLongerThanTheThresholdIsNotWorthAHedge() {
+    assertTrue(Hedging.worthHedgingTo(0, 50), "unknown: worth trying");
+    assertTrue(Hedging.worthHedgingTo(50, 50));
+    assertFalse(Hedging.worthHedgingTo(51, 50), "it would only join a slow queue");
+  }
 }
