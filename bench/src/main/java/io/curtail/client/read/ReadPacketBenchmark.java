@@ -8,9 +8,12 @@ import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
+import io.curtail.client.wire.PacketInput;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
@@ -29,10 +32,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One 64 KiB packet read: decoded from the wire and its checksums verified, as a stock block
- * reader does it ({@code stock}), and with what Curtail's reader adds per packet
- * ({@code curtail}: the race against a hedge, the packet timed and recorded for its DataNode,
- * the client's packet count, the hedge threshold looked up), with Curtail's classes, in the steps
+ * One 64 KiB packet read off a channel into a direct buffer, decoded and its checksums verified:
+ * as a stock block reader does it ({@code stock}: Hadoop's {@code PacketReceiver} and
+ * {@code DataChecksum}), and as Curtail's reader does it ({@code curtail}: the connection's
+ * {@link PacketInput}, with the race against a hedge, the packet timed and recorded for its
+ * DataNode, the client's packet count and the hedge threshold looked up), in the steps
  * {@code BlockRead.nextPacket} takes. In this package to reach them.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar ReadPacket -prof gc}.
@@ -46,9 +50,11 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ReadPacketBenchmark {
   private static final int DATA = 64 * 1024;
   private final DataChecksum sum = DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, 512);
-  private final PacketReceiver receiver = new PacketReceiver(false);
+  private final PacketReceiver receiver = new PacketReceiver(true);
   private final Abortable primary = () -> { };
   private ByteArrayInputStream wire;
+  private ReadableByteChannel channel;
+  private PacketInput packets;
   private ReadContext ctx;
   private NodeTracker tracker;
   private Race<Abortable> race;
@@ -63,6 +69,8 @@ public class ReadPacketBenchmark {
     ByteBuffer packet = ByteBuffer.allocate(header.length + sums.length + DATA);
     packet.put(header).put(sums).put(data);
     wire = new ByteArrayInputStream(packet.array());
+    channel = Channels.newChannel(wire);
+    packets = new PacketInput(channel, wire);
     CurtailConfig config = CurtailConfig.defaults();
     ctx = new ReadContext(config, CurtailRuntime.create(NanoClock.SYSTEM, config),
         SocketFactory.getDefault(), new ConnectionPool(NanoClock.SYSTEM, 0, 1),
@@ -79,7 +87,11 @@ public class ReadPacketBenchmark {
   /** What a stock reader does with a packet. */
   @Benchmark
   public int stock() throws IOException {
-    return receiveAndVerify().remaining();
+    wire.reset();
+    receiver.receiveNextPacket(channel);
+    ByteBuffer data = receiver.getDataSlice();
+    sum.verifyChunkedSums(data, receiver.getChecksumSlice(), "bench", 0);
+    return data.remaining();
   }
 
   /** The same, with Curtail's per-packet bookkeeping around it. */
@@ -90,19 +102,14 @@ public class ReadPacketBenchmark {
     if (race == null || !race.rearm(start, threshold, primary, 0, 0)) {
       race = new Race<>(start, threshold, primary, 0, 0);
     }
-    ByteBuffer data = receiveAndVerify();
+    wire.reset();
+    packets.receive();
+    packets.verify(sum, "bench", 0);
+    ByteBuffer data = packets.data();
     long took = ctx.clock.nanoTime() - start;
     ctx.nextPacket();
     race.claimForPrimary();
     tracker.reads().record(took);
     return data.remaining();
-  }
-
-  private ByteBuffer receiveAndVerify() throws IOException {
-    wire.reset();
-    receiver.receiveNextPacket(wire);
-    ByteBuffer data = receiver.getDataSlice();
-    sum.verifyChunkedSums(data, receiver.getChecksumSlice(), "bench", 0);
-    return data;
   }
 }

@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One 64 KiB packet written, up to the socket: the data copied into a packet buffer, its
  * checksums computed and its header laid out, as a stock writer does by default (a new buffer per
- * packet, {@code stock}); and through Curtail's writer ({@code curtail}: {@code Packet} on a
- * recycled buffer, the {@code WriteQueue} from queued to in flight to acknowledged, the buffer
- * given back). In this package to reach those classes.
+ * packet, {@code stock}); and through Curtail's writer ({@code curtail}: a {@code Packet} from
+ * the stream's pool, its header written by {@code PacketFormat}, the {@code WriteQueue} from queued
+ * to in flight to acknowledged, the packet given back). In this package to reach those classes.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar WritePacket -prof gc}.
  */
@@ -36,7 +36,7 @@ public class WritePacketBenchmark {
   private static final int CHUNKS = DATA / 512;
   private final DataChecksum sum = DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, 512);
   private final byte[] data = new byte[DATA];
-  private final PacketBuffers buffers = new PacketBuffers(80);
+  private final PacketPool packets = new PacketPool(80);
   private final WriteQueue queue = new WriteQueue("/bench", System::nanoTime);
   private final Abortable pipeline = () -> { };
   private final Packet heartbeat = Packet.heartbeat(sum);
@@ -65,7 +65,7 @@ public class WritePacketBenchmark {
   /** Curtail's writer: the packet made, queued, sent, acknowledged and its buffer recycled. */
   @Benchmark
   public long curtail() throws IOException {
-    Packet p = Packet.data(0, 1L << 30, CHUNKS, sum, buffers);
+    Packet p = Packet.data(0, 1L << 30, CHUNKS, sum, packets);
     p.append(data, 0, DATA);
     p.seal(seqno++, sum);
     queue.enqueue(p, 80);

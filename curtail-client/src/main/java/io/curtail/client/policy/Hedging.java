@@ -69,11 +69,15 @@ public final class Hedging {
    * @param others recent packet read latencies from DataNodes other than the one being read
    */
   public long thresholdNanos(LatencyStats others) {
-    if (!adaptive || others.samples() < minSamples) {
+    return thresholdNanos(others.samples(), others.percentileNanos());
+  }
+
+  /** {@link #thresholdNanos(LatencyStats)} from the two numbers it uses. */
+  public long thresholdNanos(int samples, long percentileNanos) {
+    if (!adaptive || samples < minSamples) {
       return staticThresholdNanos;
     }
-    return Math.max(Math.max(1, minThresholdNanos),
-        (long) Math.ceil(factor * others.percentileNanos()));
+    return Math.max(Math.max(1, minThresholdNanos), (long) Math.ceil(factor * percentileNanos));
   }
 
   /** The backoff after a hedge to a DataNode lost, {@code packet} being the reader's packet count. */

@@ -4,6 +4,8 @@ import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.wire.DataNodeLink;
+import io.curtail.client.wire.PacketFormat;
+import io.curtail.client.wire.PacketInput;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.Socket;
@@ -16,8 +18,6 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
-import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
-import org.apache.hadoop.hdfs.protocol.datatransfer.PacketReceiver;
 import org.apache.hadoop.hdfs.protocol.datatransfer.Sender;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ClientReadStatusProto;
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a byte range of one block from one DataNode, a packet at a time, verifying every chunk's
- * checksum: the wire half of Curtail's reader, built on Hadoop's {@link Sender} and
- * {@code PacketReceiver}. It owns its connection so that a hedge that lost can be cut off at once
+ * checksum: the wire half of Curtail's reader, built on Hadoop's {@link Sender} and the
+ * connection's {@link PacketInput}. It owns its connection so that a hedge that lost can be cut off at once
  * with {@link #abort()} from another thread; Hadoop's own block reader serialises {@code close}
  * behind a blocked {@code read}, which would leave a thread reading.
  *
@@ -66,12 +66,6 @@ final class PacketReader implements Closeable, Abortable {
   private volatile Peer peer;
   /** The connection, once this reader has one. */
   private ConnectionPool.Connection conn;
-  /**
-   * Decodes packets; one per read, as Hadoop's keeps state from one packet to the next. On a
-   * channel it reads into direct buffers from Hadoop's pool, as stock readers do (no copy through
-   * the heap, and no buffer allocated per read).
-   */
-  private PacketReceiver receiver;
   private DataChecksum checksum;
   private long position;
   private long lastSeqno = -1;
@@ -184,7 +178,6 @@ final class PacketReader implements Closeable, Abortable {
       throw new IOException(dataNode + " answered a read of " + block + " at " + position
           + " with a first chunk at " + firstChunk);
     }
-    receiver = new PacketReceiver(conn.channel != null);
   }
 
   /**
@@ -221,30 +214,27 @@ final class PacketReader implements Closeable, Abortable {
 
   private ByteBuffer nextPacket() throws IOException {
     while (!finished) {
+      PacketInput in = conn.packets;
       try {
-        if (conn.channel != null) {
-          receiver.receiveNextPacket(conn.channel);
-        } else {
-          receiver.receiveNextPacket(conn.in);
-        }
+        in.receive();
       } catch (IOException e) {
         throw fate.get() == Fate.ABORTED
             ? new IOException("read of " + block + " from " + dataNode + " aborted", e) : e;
       }
-      PacketHeader header = receiver.getHeader();
-      if (!header.sanityCheck(lastSeqno)) {
-        throw new IOException(dataNode + " sent a malformed packet for " + block + ": " + header);
+      PacketFormat.Header header = in.header();
+      if (header.seqno() != lastSeqno + 1 || header.lastInBlock() && header.dataLen() != 0) {
+        throw new IOException(dataNode + " sent a malformed packet for " + block + " after seqno "
+            + lastSeqno + ": " + header);
       }
-      lastSeqno = header.getSeqno();
-      if (header.isLastPacketInBlock() || header.getDataLen() == 0) {
+      lastSeqno = header.seqno();
+      if (header.lastInBlock() || header.dataLen() == 0) {
         finish();
         break;
       }
-      ByteBuffer data = receiver.getDataSlice();
-      checksum.verifyChunkedSums(data, receiver.getChecksumSlice(), file,
-          header.getOffsetInBlock());
-      long packetStart = header.getOffsetInBlock();
-      long packetEnd = packetStart + header.getDataLen();
+      ByteBuffer data = in.data();
+      in.verify(checksum, file, header.offsetInBlock());
+      long packetStart = header.offsetInBlock();
+      long packetEnd = packetStart + header.dataLen();
       if (packetStart > position || packetEnd <= position) {
         throw new IOException(dataNode + " sent bytes [" + packetStart + ", " + packetEnd
             + ") of " + block + " when the next needed is " + position);
@@ -339,9 +329,6 @@ final class PacketReader implements Closeable, Abortable {
    */
   @Override
   public void close() {
-    if (receiver != null) {
-      receiver.close(); // gives its direct buffer back to Hadoop's pool
-    }
     if (!fate.compareAndSet(Fate.OPEN, Fate.RELEASED)) {
       return;
     }

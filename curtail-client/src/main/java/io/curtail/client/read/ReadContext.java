@@ -80,6 +80,8 @@ public final class ReadContext implements AutoCloseable {
   /** Hedges in flight to each DataNode; taken on the watchdog thread only, given back anywhere. */
   private final Map<NodeId, AtomicInteger> hedgesInFlightTo = new ConcurrentHashMap<>();
   private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
+  /** {@link #readFrom}'s trackers, remade when one joins: walking them allocates nothing. */
+  private volatile NodeTracker[] compared = new NodeTracker[0];
   private final Map<NodeId, Threshold> thresholds = new ConcurrentHashMap<>();
   /** Where {@link #othersStats} pools samples; guarded by itself. */
   private final long[] othersScratch;
@@ -240,8 +242,14 @@ public final class ReadContext implements AutoCloseable {
 
   /** Notes that this client reads from {@code t}'s DataNode, so others are compared with it. */
   void readsFrom(NodeTracker t) {
-    if (readFrom.size() < MAX_COMPARED_NODES || readFrom.containsKey(t.node())) {
-      readFrom.put(t.node(), t);
+    if (readFrom.get(t.node()) == t) {
+      return; // known already: the common case, every read
+    }
+    synchronized (readFrom) {
+      if (readFrom.size() < MAX_COMPARED_NODES || readFrom.containsKey(t.node())) {
+        readFrom.put(t.node(), t);
+        compared = readFrom.values().toArray(new NodeTracker[0]);
+      }
     }
   }
 
@@ -254,22 +262,33 @@ public final class ReadContext implements AutoCloseable {
    */
   long thresholdNanos(NodeTracker self) {
     Threshold t = thresholds.get(self.node());
+    if (t == null) {
+      thresholds.putIfAbsent(self.node(), new Threshold(config.thresholdRefreshPackets()));
+      t = thresholds.get(self.node());
+    }
     long now = packets.get();
-    if (t == null || now - t.atPacket >= config.thresholdRefreshPackets()) {
-      t = new Threshold(hedging.thresholdNanos(othersStats(self)), now);
-      thresholds.put(self.node(), t);
+    if (now - t.atPacket >= config.thresholdRefreshPackets()) {
+      synchronized (othersScratch) {
+        int n = poolOthers(self);
+        t.nanos = hedging.thresholdNanos(n,
+            LatencyStats.percentile(othersScratch, n, config.slownessPercentile()));
+      }
+      t.atPacket = now;
     }
     return t.nanos;
   }
 
-  /** A DataNode's hedge threshold, and the client's packet count when it was computed. */
+  /**
+   * A DataNode's hedge threshold, and the client's packet count when it was computed: updated in
+   * place, as it is read on every packet. Two threads refreshing it at once write alike values.
+   */
   private static final class Threshold {
-    final long nanos;
-    final long atPacket;
+    volatile long nanos;
+    volatile long atPacket;
 
-    Threshold(long nanos, long atPacket) {
-      this.nanos = nanos;
-      this.atPacket = atPacket;
+    /** Due for computing at once. */
+    Threshold(long refreshPackets) {
+      this.atPacket = -refreshPackets;
     }
   }
 
@@ -279,14 +298,19 @@ public final class ReadContext implements AutoCloseable {
    */
   LatencyStats othersStats(NodeTracker self) {
     synchronized (othersScratch) {
-      int n = 0;
-      for (NodeTracker t : readFrom.values()) {
-        if (t != self && n + config.readWindowPackets() <= othersScratch.length) {
-          n += t.reads().copyLast(config.readWindowPackets(), othersScratch, n);
-        }
-      }
-      return LatencyStats.of(othersScratch, n, config.slownessPercentile());
+      return LatencyStats.of(othersScratch, poolOthers(self), config.slownessPercentile());
     }
+  }
+
+  /** Copies those latencies into {@link #othersScratch} (its lock held); returns how many. */
+  private int poolOthers(NodeTracker self) {
+    int n = 0;
+    for (NodeTracker t : compared) {
+      if (t != self && n + config.readWindowPackets() <= othersScratch.length) {
+        n += t.reads().copyLast(config.readWindowPackets(), othersScratch, n);
+      }
+    }
+    return n;
   }
 
   @Override

@@ -43,8 +43,19 @@ public final class LatencyStats {
     for (int i = 0; i < n; i++) {
       sum += values[i];
     }
+    return new LatencyStats(n, percentile(values, n, percentile), sum / n);
+  }
+
+  /**
+   * The percentile alone of the first {@code n} values (reordered), as {@link #of} computes it; 0
+   * for none. For a caller on the data path that needs no object.
+   */
+  public static long percentile(long[] values, int n, double percentile) {
+    if (n == 0) {
+      return 0;
+    }
     int rank = Math.max(1, (int) Math.ceil(percentile * n));
-    return new LatencyStats(n, select(values, n, rank - 1), sum / n);
+    return select(values, n, rank - 1);
   }
 
   /** The {@code k}-th smallest (0-based) of {@code a[0, n)}: Hoare's selection, median of three. */

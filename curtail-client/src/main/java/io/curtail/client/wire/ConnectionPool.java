@@ -34,6 +34,8 @@ public final class ConnectionPool implements AutoCloseable {
     public final ReadableByteChannel channel;
     /** Buffered for the small requests a reader sends; packets only come the other way. */
     public final DataOutputStream out;
+    /** The packets coming in, into a buffer that serves every read on this connection. */
+    public final PacketInput packets;
     private final String dataNode;
     private long idleSinceNanos;
 
@@ -45,6 +47,7 @@ public final class ConnectionPool implements AutoCloseable {
       this.channel = peer.getInputStreamChannel();
       this.out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(),
           REQUEST_BUFFER_BYTES));
+      this.packets = new PacketInput(channel, in);
       this.dataNode = dataNode;
     }
 

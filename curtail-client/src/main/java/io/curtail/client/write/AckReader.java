@@ -83,11 +83,12 @@ final class AckReader implements Runnable {
         }
         Packet acked = queue.acked(ack.getSeqno());
         record(ack, acked, now);
-        acked.recycle(); // every DataNode has it: it is never sent again
+        boolean last = acked.lastInBlock;
+        acked.recycle(); // every DataNode has it: it is never sent again, and is made another
         if (progress != null) {
           progress.progress();
         }
-        if (acked.lastInBlock) {
+        if (last) {
           return;
         }
         statsOf(scratch, stats);

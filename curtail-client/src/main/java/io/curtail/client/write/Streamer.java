@@ -213,10 +213,13 @@ final class Streamer {
         appendStage = null;
       }
     }
+    // Read before sending: once acknowledged, p may be recycled into the writer's next packet.
+    long end = p.end();
+    boolean last = p.lastInBlock;
     queue.markSent(p);
     sendOnPipeline(p);
-    bytesSent = Math.max(bytesSent, p.end());
-    if (p.lastInBlock) {
+    bytesSent = Math.max(bytesSent, end);
+    if (last) {
       queue.awaitAllAcked();
       endBlock();
     }

@@ -21,12 +21,13 @@ class WriteQueueTest {
   private static final DataChecksum CRC =
       DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, 512);
   private final WriteQueue queue = new WriteQueue("/f", () -> 0);
+  private final PacketPool pool = new PacketPool(4);
   private final Abortable pipeline = () -> { };
   private final Packet heartbeat = Packet.heartbeat(CRC);
   private long seqno;
 
   private Packet packet(long offset, int bytes) {
-    Packet p = Packet.data(offset, 1 << 20, 128, CRC, null);
+    Packet p = Packet.data(offset, 1 << 20, 128, CRC, pool);
     p.append(new byte[bytes], 0, bytes);
     p.seal(seqno++, CRC);
     return p;

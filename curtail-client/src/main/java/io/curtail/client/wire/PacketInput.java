@@ -1,0 +1,176 @@
+package io.curtail.client.wire;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.util.DataChecksum;
+
+/**
+ * The data packets a DataNode sends on one connection, received one at a time into one buffer
+ * that lives as long as the connection: direct where the connection is a channel (the kernel
+ * copies into it, no copy through the heap), on the heap where it is a stream (an encrypted peer).
+ * A pooled connection brings its buffer, already grown and touched, to the next read; receiving a
+ * packet allocates nothing. Stock readers take a direct buffer from a pool of weak references per
+ * read and register a finalizer per read.
+ *
+ * <p>Not thread-safe: the reader holding the connection uses it.
+ */
+public final class PacketInput {
+  private static final int FIRST_CAPACITY = 64 * 1024 + 1024;
+
+  private final ReadableByteChannel channel;
+  private final InputStream in;
+  private final ByteBuffer lengths;
+  private final PacketFormat.Header header = new PacketFormat.Header();
+  /** Header, checksums and data of the packet received last, from position 0. */
+  private ByteBuffer buf;
+  /** Views of {@link #buf} on the checksums and on the data, re-bounded per packet. */
+  private ByteBuffer checksums;
+  private ByteBuffer data;
+  /** A view of {@link #buf} on one chunk at a time, for {@link #verify}. */
+  private ByteBuffer chunk;
+  private Checksum crc32;
+  private Checksum crc32c;
+
+  /** @param channel the connection's bytes as a channel, or null to read them from {@code in} */
+  public PacketInput(ReadableByteChannel channel, InputStream in) {
+    this.channel = channel;
+    this.in = in;
+    this.lengths = allocate(PacketFormat.LENGTHS_BYTES);
+  }
+
+  private ByteBuffer allocate(int bytes) {
+    return channel != null ? ByteBuffer.allocateDirect(bytes) : ByteBuffer.allocate(bytes);
+  }
+
+  /**
+   * Reads the next packet whole and decodes its header.
+   *
+   * @throws IOException if the connection fails or ends, or the packet is malformed (named)
+   */
+  public void receive() throws IOException {
+    lengths.clear();
+    readFully(lengths);
+    int payloadLen = lengths.getInt(0); // 4 (itself) + checksums + data
+    int headerLen = lengths.getShort(4);
+    long rest = (long) headerLen + payloadLen - 4;
+    if (payloadLen < 4 || headerLen < 0
+        || rest > PacketFormat.MAX_PACKET_BYTES - PacketFormat.LENGTHS_BYTES) {
+      throw new IOException("Malformed packet: payload length " + payloadLen
+          + ", header length " + headerLen + " (at most " + PacketFormat.MAX_PACKET_BYTES
+          + " bytes in all)");
+    }
+    ensureCapacity((int) rest);
+    buf.clear().limit((int) rest);
+    readFully(buf);
+    header.decode(buf, 0, headerLen);
+    int dataLen = header.dataLen();
+    int checksumLen = payloadLen - 4 - dataLen;
+    if (dataLen < 0 || checksumLen < 0) {
+      throw new IOException("Malformed packet: data length " + dataLen + " in a payload of "
+          + (payloadLen - 4) + " bytes, " + header);
+    }
+    int checksumStart = headerLen;
+    int dataStart = checksumStart + checksumLen;
+    checksums.clear().limit(dataStart).position(checksumStart);
+    data.clear().limit(dataStart + dataLen).position(dataStart);
+  }
+
+  private void ensureCapacity(int bytes) {
+    if (buf == null || buf.capacity() < bytes) {
+      int cap = buf == null ? FIRST_CAPACITY : buf.capacity();
+      while (cap < bytes) {
+        cap = (int) Math.min(PacketFormat.MAX_PACKET_BYTES, 2L * cap);
+      }
+      buf = allocate(cap);
+      checksums = buf.duplicate();
+      data = buf.duplicate();
+      chunk = buf.duplicate();
+    }
+  }
+
+  private void readFully(ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      int n;
+      if (channel != null) {
+        n = channel.read(b);
+      } else {
+        n = in.read(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        if (n > 0) {
+          b.position(b.position() + n);
+        }
+      }
+      if (n < 0) {
+        throw new EOFException("Premature EOF: the connection ended inside a packet, "
+            + b.remaining() + " bytes short");
+      }
+    }
+  }
+
+  /** The header of the packet received last. */
+  public PacketFormat.Header header() {
+    return header;
+  }
+
+  /** The data of the packet received last; its bounds are the caller's until the next packet. */
+  public ByteBuffer data() {
+    return data;
+  }
+
+  /**
+   * Verifies every chunk of the packet received last against its checksum, read as
+   * {@code checksum} says (chunk size, algorithm).
+   *
+   * @param blockOffset where the packet's first byte is in its block, for the error's position
+   * @throws ChecksumException naming the file and the block offset of the first bad chunk
+   * @throws IOException if the packet carries too few checksums for its data
+   */
+  public void verify(DataChecksum checksum, String file, long blockOffset) throws IOException {
+    int size = checksum.getChecksumSize();
+    if (size == 0) {
+      return;
+    }
+    int bpc = checksum.getBytesPerChecksum();
+    int dataStart = data.position();
+    int dataLen = data.remaining();
+    int chunks = (dataLen + bpc - 1) / bpc;
+    if (checksums.remaining() < chunks * size) {
+      throw new IOException("Malformed packet: " + checksums.remaining() + " bytes of checksums"
+          + " for " + chunks + " chunks of " + checksum + ", " + header);
+    }
+    Checksum sum = checksumFor(checksum.getChecksumType());
+    if (sum == null) { // an algorithm java.util.zip lacks: Hadoop's own verifier
+      checksum.verifyChunkedSums(data.duplicate(), checksums.duplicate(), file, blockOffset);
+      return;
+    }
+    int sumAt = checksums.position();
+    for (int i = 0; i < chunks; i++, sumAt += size) {
+      int from = dataStart + i * bpc;
+      chunk.limit(Math.min(dataStart + dataLen, from + bpc)).position(from);
+      sum.reset();
+      sum.update(chunk);
+      if ((int) sum.getValue() != buf.getInt(sumAt)) {
+        throw new ChecksumException("Checksum error: " + file + " at " + (blockOffset + i * bpc)
+            + " exp: " + buf.getInt(sumAt) + " got: " + (int) sum.getValue(),
+            blockOffset + (long) i * bpc);
+      }
+    }
+  }
+
+  private Checksum checksumFor(DataChecksum.Type type) {
+    switch (type) {
+      case CRC32:
+        return crc32 != null ? crc32 : (crc32 = new CRC32());
+      case CRC32C:
+        return crc32c != null ? crc32c : (crc32c = new CRC32C());
+      default:
+        return null;
+    }
+  }
+}
