@@ -66,8 +66,10 @@ public final class ReadContext implements AutoCloseable {
   final CurtailRuntime runtime;
   final NanoClock clock;
   final Hedging hedging;
-  /** Demotes replicas typically slow to deliver packets or to start reads: their medians. */
-  final ReplicaOrder typicalOrder;
+  /** Demotes replicas typically slow to deliver packets: their packets' median. */
+  final ReplicaOrder packetOrder;
+  /** Demotes replicas typically slow to start reads: their starts' median. */
+  final ReplicaOrder startOrder;
   /** Demotes replicas whose packets' tail is slow: their read percentile (p95). */
   final ReplicaOrder tailOrder;
   final SocketFactory sockets;
@@ -113,14 +115,18 @@ public final class ReadContext implements AutoCloseable {
     // Replica order compares typical times, medians, judged from two samples (a DataNode gives
     // a read one start but many packets) yet slow only when most recent samples are, never on
     // one stall; and the tail of packet times, which alone shows a throttled DataNode (its
-    // packets come in bursts), only from a full window and a hedge threshold's worth over the
-    // fastest. Each also needs a margin over the fastest, as jitter of a millisecond or two
-    // between fast DataNodes says nothing.
-    this.typicalOrder = new ReplicaOrder(new Slowness(config.slownessFactor(),
-        config.readMinSlowdownNanos(),
-        Slowness.minSamples(TYPICAL_PERCENTILE, config.readWindowPackets())));
-    this.tailOrder = new ReplicaOrder(new Slowness(config.slownessFactor(),
-        Math.max(config.readMinSlowdownNanos(), config.minHedgeThresholdNanos()),
+    // packets come in bursts), only from a full window. Each also needs a margin over the
+    // fastest, as jitter says nothing: a millisecond or two between healthy packets, but up to
+    // ten between healthy starts on a busy machine (a DataNode thread to start, two files to
+    // open), so starts and tails need as much as a hedge would (its floor). Demoting a healthy
+    // DataNode would move its reads onto the others and make them slower.
+    long hedgeFloor = Math.max(config.readMinSlowdownNanos(), config.minHedgeThresholdNanos());
+    int typicalSamples = Slowness.minSamples(TYPICAL_PERCENTILE, config.readWindowPackets());
+    this.packetOrder = new ReplicaOrder(new Slowness(config.slownessFactor(),
+        config.readMinSlowdownNanos(), typicalSamples));
+    this.startOrder = new ReplicaOrder(new Slowness(config.slownessFactor(), hedgeFloor,
+        typicalSamples));
+    this.tailOrder = new ReplicaOrder(new Slowness(config.slownessFactor(), hedgeFloor,
         config.readWindowPackets()));
     this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
     this.othersScratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];

@@ -59,8 +59,8 @@ final class ReplicaPlan {
       }
       demotedByNameNodeOrder[i] = t.busy(now);
     }
-    ctx.typicalOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
-    ctx.typicalOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
+    ctx.packetOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
+    ctx.startOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
     ctx.tailOrder.demoteSlow(packetTails.samples, packetTails.nanos, demotedByNameNodeOrder);
     int[] order = ReplicaOrder.order(demotedByNameNodeOrder);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
@@ -73,7 +73,7 @@ final class ReplicaPlan {
       trackers[i] = byNameNodeTrackers[k];
       demoted[i] = demotedByNameNodeOrder[k];
       // What a hedge there would likely take: its packets' tail and its typical start.
-      known[i] = Math.max(packetTails.known(k, ctx.tailOrder), starts.known(k, ctx.typicalOrder));
+      known[i] = Math.max(packetTails.known(k, ctx.tailOrder), starts.known(k, ctx.startOrder));
     }
     return new ReplicaPlan(located, replicas, trackers, demoted, known, ctx.packets());
   }
