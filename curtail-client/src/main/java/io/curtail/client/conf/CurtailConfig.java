@@ -42,11 +42,22 @@ public final class CurtailConfig {
   private final int maxAvoidedNodes;
   private final int maxKnownNodes;
   private final long knowledgeIdleNanos;
+  private final String host;
+  /** The host's A/B cohort; null when there is no A/B test. */
+  private final Cohorts.Cohort cohort;
 
   private CurtailConfig(Map<String, String> settings) {
     Reader r = new Reader(settings);
-    writeFailFastEnabled = r.bool(CurtailKey.WRITE_FAILFAST_ENABLED);
-    readHedging = r.hedgingMode(CurtailKey.READ_HEDGING);
+    boolean failFast = r.bool(CurtailKey.WRITE_FAILFAST_ENABLED);
+    HedgingMode hedging = r.hedgingMode(CurtailKey.READ_HEDGING);
+    Cohorts cohorts = Cohorts.parse(CurtailKey.AB_COHORTS.key(), r.raw(CurtailKey.AB_COHORTS));
+    String salt = r.raw(CurtailKey.AB_SALT);
+    host = r.raw(CurtailKey.AB_HOST).isEmpty() && !cohorts.all().isEmpty()
+        ? localHostName() : r.raw(CurtailKey.AB_HOST);
+    cohort = cohorts.of(host, salt);
+    // A cohort's techniques override the per-technique keys: one flag flips a whole host.
+    writeFailFastEnabled = cohort != null ? cohort.failFast : failFast;
+    readHedging = cohort != null ? cohort.hedging : hedging;
     staticHedgeThresholdNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.READ_HEDGING_STATIC_THRESHOLD_MS, 1, TimeUnit.HOURS.toMillis(1)));
     minHedgeThresholdNanos = TimeUnit.MILLISECONDS.toNanos(
@@ -81,6 +92,15 @@ public final class CurtailConfig {
     maxKnownNodes = (int) r.longIn(CurtailKey.KNOWLEDGE_MAX_NODES, 1, 1 << 20);
     knowledgeIdleNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.KNOWLEDGE_IDLE_MS, 1, TimeUnit.DAYS.toMillis(1)));
+  }
+
+  /** This machine's host name, as A/B cohorts place it; "localhost" if it has none. */
+  static String localHostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      return "localhost";
+    }
   }
 
   /** Every setting at its default. */
@@ -223,6 +243,19 @@ public final class CurtailConfig {
         + "|nodes=" + maxKnownNodes + "|idle=" + knowledgeIdleNanos;
   }
 
+  /**
+   * The host name cohorts and statistics use: {@code curtail.ab.host}, else (with cohorts) this
+   * machine's; empty when neither asked for it.
+   */
+  public String host() {
+    return host;
+  }
+
+  /** The host's A/B cohort's name, or null when there is no A/B test. */
+  public String cohort() {
+    return cohort == null ? null : cohort.name;
+  }
+
   /** True when every technique is off, so the client must behave exactly as the stock one. */
   public boolean allTechniquesOff() {
     return !writeFailFastEnabled && readHedging == HedgingMode.OFF;
@@ -248,7 +281,8 @@ public final class CurtailConfig {
         + ", hedgeCheckMs=" + TimeUnit.NANOSECONDS.toMillis(readHedgingCheckNanos)
         + ", thresholdRefreshPackets=" + thresholdRefreshPackets
         + ", failFastCheckMs=" + TimeUnit.NANOSECONDS.toMillis(failFastCheckNanos)
-        + ", knowledge=" + knowledgeKey() + '}';
+        + ", knowledge=" + knowledgeKey()
+        + (cohort == null ? "" : ", cohort=" + cohort + "@" + host) + '}';
   }
 
   /** Parses one key at a time, taking the default where the key is absent. */
@@ -259,7 +293,7 @@ public final class CurtailConfig {
       this.settings = settings;
     }
 
-    private String raw(CurtailKey k) {
+    String raw(CurtailKey k) {
       String v = settings.get(k.key());
       return v == null ? k.defaultValue() : v.trim();
     }

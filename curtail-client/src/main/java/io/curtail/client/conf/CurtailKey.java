@@ -36,8 +36,9 @@ public enum CurtailKey {
           + " Curtail's plugin report on acks (a stock ack separates only the first DataNode from"
           + " the rest); off, a slow DataNode further down is found by elimination"),
   READ_MIN_SLOWDOWN_MS("curtail.read.min.slowdown.ms", "5",
-      "a replica known slow to deliver or to start must also be this much slower than the"
-          + " fastest, so that jitter of a millisecond or two never demotes anyone"),
+      "a replica known slow to deliver packets must also be this much slower than the fastest"
+          + " (starts and tails, at least the hedge floor), so that jitter of a millisecond or two"
+          + " never demotes anyone"),
   READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
       "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
   READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",
@@ -67,7 +68,16 @@ public enum CurtailKey {
       "DataNodes whose latencies are kept (about 8 KiB each), the least recently active"
           + " dropped first"),
   KNOWLEDGE_IDLE_MS("curtail.knowledge.idle.ms", "900000",
-      "a DataNode's latencies are forgotten after this long without a sample or a look-up");
+      "a DataNode's latencies are forgotten after this long without a sample or a look-up"),
+  AB_COHORTS("curtail.ab.cohorts", "",
+      "A/B cohorts of hosts, e.g. `control=50:none,ff=25:failfast,all=25:failfast+smart`: name,"
+          + " share of hosts in percent (summing to 100), techniques (`none`, or `failfast`,"
+          + " `smart`, `static` joined by `+`); a host's cohort overrides"
+          + " `curtail.write.failfast.enabled` and `curtail.read.hedging`; empty, no A/B test"),
+  AB_SALT("curtail.ab.salt", "curtail",
+      "hashed with the host name to place a host in a cohort; a new salt draws new cohorts"),
+  AB_HOST("curtail.ab.host", "",
+      "the host name cohorts and statistics use; empty, this machine's");
 
   /** Prefix of keys meant for DataNodes; the client neither reads nor rejects them. */
   public static final String DATANODE_PREFIX = "curtail.datanode.";
