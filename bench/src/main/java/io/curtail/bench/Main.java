@@ -172,7 +172,8 @@ public final class Main implements Callable<Integer> {
       result = new RunResult(target.describe(), scale, seed, rounds, duration, started);
       stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
       Runner runner = new Runner(target, settings, seed, epoch, !duration.isZero());
-      Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds);
+      Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds,
+          new File(resultsDir, "stats").getPath());
       new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
           new Progress(stderr, terminal)).run(result);
     }

@@ -1,6 +1,7 @@
 package io.curtail.bench;
 
 import io.curtail.client.CurtailDistributedFileSystem;
+import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -108,6 +109,22 @@ public enum Mode {
     }
   },
   /**
+   * Curtail writing per-block statistics ({@code curtail.stats.dir}, under the run's results):
+   * against {@code curtail}, what the statistics cost. Scenarios without a fault.
+   */
+  CURTAIL_STATS("curtail-stats", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      curtail(conf, "smart", o);
+      conf.set("curtail.stats.dir", o.statsDir);
+    }
+
+    @Override
+    boolean appliesTo(Scenario s) {
+      return !s.hasFault();
+    }
+  },
+  /**
    * Curtail ignoring the downstream times DataNodes with its plugin report on acks
    * ({@code curtail.write.datanode.reports} off), so its writer sees only what stock acks say:
    * against {@code curtail}, what the reports are worth. Write-only scenarios.
@@ -168,19 +185,24 @@ public enum Mode {
     final long hedgeThresholdMillis;
     /** The hedge thresholds {@code stock-best} is run at, each its own batch. */
     final List<Long> stockBestThresholdsMillis;
+    /** Where {@code curtail-stats} writes its per-block statistics. */
+    final String statsDir;
 
     public Options(long hedgeThresholdMillis) {
-      this(hedgeThresholdMillis, Collections.singletonList(hedgeThresholdMillis));
+      this(hedgeThresholdMillis, Collections.singletonList(hedgeThresholdMillis),
+          new File(System.getProperty("java.io.tmpdir"), "curtail-bench-stats").getPath());
     }
 
-    public Options(long hedgeThresholdMillis, List<Long> stockBestThresholdsMillis) {
+    public Options(long hedgeThresholdMillis, List<Long> stockBestThresholdsMillis,
+        String statsDir) {
       this.hedgeThresholdMillis = hedgeThresholdMillis;
       this.stockBestThresholdsMillis = stockBestThresholdsMillis;
+      this.statsDir = statsDir;
     }
 
     /** The same options with the hedge threshold at {@code millis}. */
     Options withHedgeThreshold(long millis) {
-      return new Options(millis, stockBestThresholdsMillis);
+      return new Options(millis, stockBestThresholdsMillis, statsDir);
     }
   }
 

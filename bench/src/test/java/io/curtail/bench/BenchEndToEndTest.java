@@ -68,7 +68,7 @@ class BenchEndToEndTest {
           "--out", results.getPath());
       assertEquals(0, code, out.toString("UTF-8"));
       List<Summary> modes = main.result().scenarios().get(0).summaries();
-      assertEquals(List.of("stock", "stock-best", "curtail"),
+      assertEquals(List.of("stock", "stock-best", "curtail", "curtail-stats"),
           modes.stream().map(Summary::mode).collect(java.util.stream.Collectors.toList()),
           "the default modes but those that need faults or DataNodes the benchmark controls");
       for (Summary s : modes) {

@@ -35,8 +35,8 @@ class CliErrorsTest {
     run("--mode", "stock,turbo");
     assertEquals(2, code);
     assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, stock-best,"
-        + " curtail-static, curtail, curtail-best-cluster, curtail-no-reports, stock-plain-dn,"
-        + " oracle", err);
+        + " curtail-static, curtail, curtail-best-cluster, curtail-stats, curtail-no-reports,"
+        + " stock-plain-dn, oracle", err);
   }
 
   @Test

@@ -1,11 +1,15 @@
 package io.curtail.client;
 
 import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.conf.CurtailKey;
 import io.curtail.client.conf.HedgingMode;
+import io.curtail.client.conf.InvalidConfigException;
+import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
+import io.curtail.client.stats.StatsLog;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.Replacement;
@@ -13,6 +17,7 @@ import io.curtail.client.write.WriteContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Paths;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -73,6 +78,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private CurtailRuntime runtime;
   private ReadContext reads;
   private WriteContext writes;
+  private StatsLog stats;
   private boolean verifyChecksum = true;
   private DFSOpsCountStatistics opCounts;
 
@@ -88,6 +94,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       return; // the stock file system, exactly
     }
     runtime = CurtailRuntime.acquire(getUri().getAuthority(), parsed);
+    ClientMetrics.register();
     String name = "curtail-" + CLIENTS.incrementAndGet();
     if (parsed.readHedging() != HedgingMode.OFF) {
       // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*).
@@ -104,6 +111,31 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
           NetUtils.getSocketFactory(conf, ClientProtocol.class),
           Scheduler.daemon(name + "-writer-timer"));
     }
+    if (!parsed.statsDir().isEmpty()) {
+      stats = openStats(parsed);
+      if (reads != null) {
+        reads.logStatsTo(stats);
+      }
+      if (writes != null) {
+        writes.logStatsTo(stats);
+      }
+    }
+  }
+
+  private StatsLog openStats(CurtailConfig c) throws IOException {
+    try {
+      return StatsLog.open(Paths.get(c.statsDir()), c.cohort(), c.host(),
+          getClient().getClientName(), c.statsQueueRecords(), c.statsFileBytes(), c.statsFiles());
+    } catch (IOException | java.nio.file.InvalidPathException e) {
+      close();
+      throw new InvalidConfigException(CurtailKey.STATS_DIR.key(), c.statsDir(),
+          "must be a local directory this process can create and write in (" + e + ")");
+    }
+  }
+
+  /** Per-block statistics records dropped because their queue was full; 0 without statistics. */
+  public long statsDropped() {
+    return stats == null ? 0 : stats.dropped();
   }
 
   /** The validated Curtail settings this file system runs with. */
@@ -339,6 +371,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       } finally {
         if (reads != null) {
           reads.close();
+        }
+        if (stats != null) {
+          stats.close();
         }
         if (runtime != null) {
           runtime.release();

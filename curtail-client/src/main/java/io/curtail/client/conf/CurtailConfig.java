@@ -43,6 +43,10 @@ public final class CurtailConfig {
   private final int maxKnownNodes;
   private final long knowledgeIdleNanos;
   private final String host;
+  private final String statsDir;
+  private final int statsQueueRecords;
+  private final long statsFileBytes;
+  private final int statsFiles;
   /** The host's A/B cohort; null when there is no A/B test. */
   private final Cohorts.Cohort cohort;
 
@@ -52,7 +56,12 @@ public final class CurtailConfig {
     HedgingMode hedging = r.hedgingMode(CurtailKey.READ_HEDGING);
     Cohorts cohorts = Cohorts.parse(CurtailKey.AB_COHORTS.key(), r.raw(CurtailKey.AB_COHORTS));
     String salt = r.raw(CurtailKey.AB_SALT);
-    host = r.raw(CurtailKey.AB_HOST).isEmpty() && !cohorts.all().isEmpty()
+    statsDir = r.raw(CurtailKey.STATS_DIR);
+    statsQueueRecords = (int) r.longIn(CurtailKey.STATS_QUEUE_RECORDS, 1, 1 << 20);
+    statsFileBytes = r.longIn(CurtailKey.STATS_FILE_MB, 1, 1 << 20) << 20;
+    statsFiles = (int) r.longIn(CurtailKey.STATS_FILES, 1, 1000);
+    boolean needsHost = !cohorts.all().isEmpty() || !statsDir.isEmpty();
+    host = r.raw(CurtailKey.AB_HOST).isEmpty() && needsHost
         ? localHostName() : r.raw(CurtailKey.AB_HOST);
     cohort = cohorts.of(host, salt);
     // A cohort's techniques override the per-technique keys: one flag flips a whole host.
@@ -249,6 +258,23 @@ public final class CurtailConfig {
    */
   public String host() {
     return host;
+  }
+
+  /** Where per-block statistics go; empty for nowhere. */
+  public String statsDir() {
+    return statsDir;
+  }
+
+  public int statsQueueRecords() {
+    return statsQueueRecords;
+  }
+
+  public long statsFileBytes() {
+    return statsFileBytes;
+  }
+
+  public int statsFiles() {
+    return statsFiles;
   }
 
   /** The host's A/B cohort's name, or null when there is no A/B test. */

@@ -77,7 +77,17 @@ public enum CurtailKey {
   AB_SALT("curtail.ab.salt", "curtail",
       "hashed with the host name to place a host in a cohort; a new salt draws new cohorts"),
   AB_HOST("curtail.ab.host", "",
-      "the host name cohorts and statistics use; empty, this machine's");
+      "the host name cohorts and statistics use; empty, this machine's"),
+  STATS_DIR("curtail.stats.dir", "",
+      "a local directory for per-block statistics, one JSON line per block read or written;"
+          + " empty, none"),
+  STATS_QUEUE_RECORDS("curtail.stats.queue.records", "4096",
+      "records waiting to be written, at most; beyond, a record is dropped and counted, never"
+          + " waited for"),
+  STATS_FILE_MB("curtail.stats.file.mb", "64",
+      "a statistics file is rotated at this size"),
+  STATS_FILES("curtail.stats.files", "8",
+      "statistics files each file system keeps, the oldest deleted first");
 
   /** Prefix of keys meant for DataNodes; the client neither reads nor rejects them. */
   public static final String DATANODE_PREFIX = "curtail.datanode.";

@@ -6,7 +6,7 @@ public final class InvalidConfigException extends IllegalArgumentException {
 
   private final String key;
 
-  InvalidConfigException(String key, String value, String rule) {
+  public InvalidConfigException(String key, String value, String rule) {
     super("Invalid Curtail setting " + key + "='" + value + "': " + rule);
     this.key = key;
   }

@@ -2,6 +2,8 @@ package io.curtail.client.read;
 
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
+import io.curtail.client.stats.BlockRecord;
+import io.curtail.client.stats.StatsLog;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
@@ -64,6 +66,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private Race<PacketReader> lastRace;
   private PacketReader reader;
   private long position;
+  private final long start;
+  /** This read's statistics record; null without statistics. */
+  private final BlockRecord record;
 
   /**
    * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
@@ -77,7 +82,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.file = file;
     this.plans = plans;
     this.position = offset;
+    this.start = offset;
     this.end = offset + length;
+    this.record = ctx.stats == null ? null
+        : BlockRecord.read(file, block.getBlock().getBlockId(), ctx.clock.nanoTime());
     follow(plans.apply(block));
     ctx.watch(this);
   }
@@ -98,6 +106,16 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.trackers = plan.trackers;
     this.knownNanos = plan.knownNanos;
     this.failed = new boolean[replicas.length];
+    if (record != null) {
+      List<String> order = new ArrayList<>(replicas.length);
+      for (int i = 0; i < replicas.length; i++) {
+        order.add(replicas[i].getXferAddr());
+        if (trackers[i].busy(ctx.clock.nanoTime())) {
+          record.busy(replicas[i].getXferAddr());
+        }
+      }
+      record.dataNodes(order);
+    }
   }
 
   /** The DataNode the range is being read from, or null between replicas. */
@@ -333,6 +351,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       return;
     }
     ctx.hedgeTried();
+    long overran = thresholdNanos; // the threshold the primary overran: the evidence
+    if (record != null) {
+      record.hedgeTried(dn.getXferAddr());
+    }
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
     ctx.hedgeThreads.execute(() -> {
@@ -354,6 +376,13 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
           ctx.hedgeWon(tracker.node());
+          if (record != null) {
+            record.hedgeWon();
+          }
+          LOG.debug("Hedge won file={} block={} offset={} from={} to={} thresholdMs={}"
+              + " hedgeTookMs={}", file, located.getBlock(), from, primary.dataNode(), dn,
+              TimeUnit.NANOSECONDS.toMillis(overran),
+              TimeUnit.NANOSECONDS.toMillis(ctx.clock.nanoTime() - start));
           primary.abort(); // unblocks the reader thread, which takes the hedge's packet
         } else {
           r.close();
@@ -375,6 +404,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   @Override
   public void close() {
     ctx.unwatch(this);
+    StatsLog stats = ctx.stats;
+    if (record != null && stats != null && !record.isDone()) {
+      record.done(position - start, ctx.clock.nanoTime());
+      stats.record(record);
+    }
     if (reader != null) {
       reader.close();
       reader = null;

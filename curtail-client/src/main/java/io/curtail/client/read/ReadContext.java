@@ -2,6 +2,7 @@ package io.curtail.client.read;
 
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.conf.HedgingMode;
+import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.policy.ReplicaOrder;
@@ -9,6 +10,7 @@ import io.curtail.client.policy.Slowness;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.runtime.Scheduler;
+import io.curtail.client.stats.StatsLog;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
@@ -94,6 +96,8 @@ public final class ReadContext implements AutoCloseable {
   private final LongAdder hedgesTried = new LongAdder();
   private final LongAdder hedgesWon = new LongAdder();
   private final LongAdder hedgesLost = new LongAdder();
+  /** Where each block read's record goes; null for nowhere. */
+  volatile StatsLog stats;
 
   /**
    * @param sockets makes the sockets to DataNodes: the file system's, from
@@ -193,12 +197,14 @@ public final class ReadContext implements AutoCloseable {
 
   void hedgeLost(NodeId node) {
     hedgesLost.increment();
+    ClientMetrics.JVM.hedgesLost.increment();
     backoffs.compute(node, (n, b) -> hedging.afterLoss(b == null ? HedgeBackoff.NONE : b,
         packets.get()));
   }
 
   void hedgeWon(NodeId node) {
     hedgesWon.increment();
+    ClientMetrics.JVM.hedgesWon.increment();
     backoffs.put(node, hedging.afterWin());
   }
 
@@ -229,6 +235,7 @@ public final class ReadContext implements AutoCloseable {
 
   void hedgeTried() {
     hedgesTried.increment();
+    ClientMetrics.JVM.hedgesTried.increment();
   }
 
   /** Hedges this client started. */
@@ -317,6 +324,11 @@ public final class ReadContext implements AutoCloseable {
       }
     }
     return n;
+  }
+
+  /** Sends a record of every block from now on to {@code log}. */
+  public void logStatsTo(StatsLog log) {
+    this.stats = log;
   }
 
   @Override

@@ -2,7 +2,9 @@ package io.curtail.client.runtime;
 
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.track.LatencyRegistry;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -67,6 +69,13 @@ public final class CurtailRuntime {
       if (--users == 0) {
         SHARED.remove(key, this);
       }
+    }
+  }
+
+  /** The runtimes file systems share now (not those made with {@link #create}). */
+  public static List<CurtailRuntime> shared() {
+    synchronized (SHARED) {
+      return new ArrayList<>(SHARED.values());
     }
   }
 

@@ -1,6 +1,8 @@
 package io.curtail.client.track;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,6 +72,11 @@ public final class LatencyRegistry {
   /** The tracker of {@code node} if the JVM has one, without creating or touching it. */
   public NodeTracker peek(NodeId node) {
     return trackers.get(node);
+  }
+
+  /** The trackers held now, a live view: for reports, not the data path. */
+  public Collection<NodeTracker> trackers() {
+    return Collections.unmodifiableCollection(trackers.values());
   }
 
   /** Trackers currently held. */

@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.FailFastDecision;
 import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
@@ -131,6 +132,7 @@ final class AckReader implements Runnable {
       if (busy != trackers[i].busy(now)) {
         if (busy) {
           ctx.runtime.busyNodes().avoid(pipeline.targets.nodes[i]);
+          ClientMetrics.JVM.busyAvoided.increment();
         } else {
           ctx.runtime.busyNodes().forget(pipeline.targets.nodes[i]);
         }

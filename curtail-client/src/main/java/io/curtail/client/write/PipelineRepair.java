@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.FailFastDecision;
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.track.LatencyStats;
@@ -146,6 +147,7 @@ final class PipelineRepair {
       if (!noSpare) {
         abortedAttempts++;
         ctx.rebuildsAborted.increment();
+        ClientMetrics.JVM.rebuildsAborted.increment();
         decision = ctx.failFast.decide(stop.stats, acked.getNumBytes(), packetBytes,
             packetsRemaining, abortedAttempts);
       }

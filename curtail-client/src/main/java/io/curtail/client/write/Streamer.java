@@ -1,9 +1,13 @@
 package io.curtail.client.write;
 
+import io.curtail.client.metrics.ClientMetrics;
+import io.curtail.client.stats.BlockRecord;
+import io.curtail.client.stats.StatsLog;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.wire.Abortable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +63,8 @@ final class Streamer {
   private Thread ackThread;
   private long bytesSent;
   private ExtendedBlock previous;
+  /** The current block's statistics record; null without statistics or between blocks. */
+  private BlockRecord record;
   /** Set while the pipeline of an appended block has yet to be set up. */
   private BlockConstructionStage appendStage;
   /** Where the writer's first byte goes in its block: past the data of a continued block. */
@@ -251,6 +257,10 @@ final class Streamer {
             BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
             layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
         ctx.blocks.increment();
+        if (ctx.stats != null) {
+          record = BlockRecord.write(src, block.getBlockId(), ctx.clock.nanoTime());
+          record.dataNodes(Arrays.asList(targets.addresses()));
+        }
         return;
       } catch (Pipeline.SetupException e) {
         DatanodeInfo bad = targets.nodes[e.badIndex];
@@ -270,6 +280,14 @@ final class Streamer {
   private void endBlock() throws IOException {
     stopPipeline();
     previous = acknowledged();
+    StatsLog stats = ctx.stats;
+    if (record != null && stats != null) {
+      record.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
+      record.rebuilt(0, repair.abortedAttempts());
+      record.done(queue.bytesAcked(), ctx.clock.nanoTime());
+      stats.record(record);
+    }
+    record = null;
     block = null;
     targets = null;
     repair.blockEnded();
@@ -379,12 +397,16 @@ final class Streamer {
     queue.moveTo(WriterState.RECOVERING);
     boolean closing = queue.requeueInFlight();
     ctx.recoveries.increment();
+    ClientMetrics.JVM.pipelineRecoveries.increment();
     long acked = queue.bytesAcked();
     repair.recovering(block, acked, f);
     int bad = Math.max(0, f.badIndex);
     LOG.warn("Recovering file={} block={} without datanode={} reason={}", src, block,
         targets.nodes[bad], f.getMessage());
     repair.failed.add(targets.nodes[bad]);
+    if (record != null) {
+      record.replaced(bad, targets.nodes[bad].getXferAddr(), "", "failed", f.getMessage());
+    }
     if (acked == 0 && appendStage == null && !closing) {
       // Nothing on disk to keep: a fresh block is simpler than a recovered one.
       abandonEmptyBlock();
@@ -429,10 +451,20 @@ final class Streamer {
       closeRecovered(before); // the block's data was all acknowledged meanwhile
       return;
     }
+    long rebuildStart = ctx.clock.nanoTime();
     Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,
         layout.packetsLeftInBlock(queue.bytesAcked()));
+    if (record != null) {
+      record.rebuilt(ctx.clock.nanoTime() - rebuildStart, 0);
+    }
     if (next != null) {
       String newcomer = next.nodes[PipelineRepair.newcomer(before, next)].getXferAddr();
+      if (record != null) {
+        int at = stop.failFast.replaceIndex();
+        record.replaced(at, before.nodes[at].getXferAddr(), newcomer, "slow", "p95 per DataNode "
+            + stop.stats + ", " + stop.failFast
+            + (stop.attributedExactly ? ", every share measured" : ", found by elimination"));
+      }
       ctx.replaced(new Replacement(before.addresses(), stop.failFast.replaceIndex(), newcomer,
           stop.attributedExactly));
       LOG.info("Replaced file={} block={} datanode={} with={}", src, block,

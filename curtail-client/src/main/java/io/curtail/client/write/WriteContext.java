@@ -1,11 +1,13 @@
 package io.curtail.client.write;
 
 import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.FailFast;
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.runtime.Scheduler;
+import io.curtail.client.stats.StatsLog;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
@@ -85,6 +87,8 @@ public final class WriteContext implements AutoCloseable {
   private final LongAdder replacements = new LongAdder();
   final LongAdder rebuildsAborted = new LongAdder();
   final LongAdder recoveries = new LongAdder();
+  /** Where each block's record goes; null for nowhere. */
+  volatile StatsLog stats;
   /** The latest replacements, newest last, at most {@link #RECENT_REPLACEMENTS}. */
   private final Deque<Replacement> recentReplacements = new ArrayDeque<>();
 
@@ -283,6 +287,7 @@ public final class WriteContext implements AutoCloseable {
       recentReplacements.addLast(r);
     }
     replacements.increment();
+    ClientMetrics.JVM.replacements.increment();
   }
 
   /** The latest replacements, oldest first. */
@@ -298,6 +303,11 @@ public final class WriteContext implements AutoCloseable {
 
   public long recoveries() {
     return recoveries.sum();
+  }
+
+  /** Sends a record of every block from now on to {@code log}. */
+  public void logStatsTo(StatsLog log) {
+    this.stats = log;
   }
 
   /** Closes every stream still open (as stock clients do on close), then stops renewing. */

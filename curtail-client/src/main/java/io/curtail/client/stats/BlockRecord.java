@@ -1,0 +1,152 @@
+package io.curtail.client.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What happened to one block read or written, for per-block statistics and the A/B analyses
+ * done on them (paper §6.1): filled in by the reader or writer as the block goes, then handed
+ * to the {@link StatsLog}, which renders it as one JSON line. Hedges are noted from the client's
+ * watchdog and hedge threads, so those notes are synchronised; the rest is the owner's.
+ */
+public final class BlockRecord {
+  /** Hedge targets and busy DataNodes kept per block, at most. */
+  private static final int MAX_LISTED = 16;
+
+  private final String direction;
+  private final String file;
+  private final long blockId;
+  private final long startMillis;
+  private final long startNanos;
+  private final List<String> dataNodes = new ArrayList<>();
+  private final List<String> hedgeTargets = new ArrayList<>();
+  private final List<String> busy = new ArrayList<>();
+  private final List<String> replacements = new ArrayList<>();
+  private long bytes;
+  private long durationNanos = -1;
+  private int hedgesTried;
+  private int hedgesWon;
+  private long rebuildNanos;
+  private int rebuildAborts;
+
+  private BlockRecord(String direction, String file, long blockId, long startNanos) {
+    this.direction = direction;
+    this.file = file;
+    this.blockId = blockId;
+    this.startMillis = System.currentTimeMillis();
+    this.startNanos = startNanos;
+  }
+
+  /** A block read (a range of it) that starts now, {@code nowNanos} on the client's clock. */
+  public static BlockRecord read(String file, long blockId, long nowNanos) {
+    return new BlockRecord("read", file, blockId, nowNanos);
+  }
+
+  /** A block written that starts now. */
+  public static BlockRecord write(String file, long blockId, long nowNanos) {
+    return new BlockRecord("write", file, blockId, nowNanos);
+  }
+
+  /** The DataNodes the block is read from in order, or its pipeline; replaces earlier ones. */
+  public void dataNodes(List<String> addresses) {
+    dataNodes.clear();
+    dataNodes.addAll(addresses);
+  }
+
+  public synchronized void hedgeTried(String target) {
+    hedgesTried++;
+    if (hedgeTargets.size() < MAX_LISTED) {
+      hedgeTargets.add(target);
+    }
+  }
+
+  public synchronized void hedgeWon() {
+    hedgesWon++;
+  }
+
+  /** A DataNode said it was busy while the block was read or written. */
+  public synchronized void busy(String dataNode) {
+    if (!busy.contains(dataNode) && busy.size() < MAX_LISTED) {
+      busy.add(dataNode);
+    }
+  }
+
+  /**
+   * A DataNode of the pipeline was replaced: at {@code position}, {@code replaced} by {@code by},
+   * for {@code reason} ({@code slow} or {@code failed}) on {@code evidence}.
+   */
+  public void replaced(int position, String replaced, String by, String reason,
+      String evidence) {
+    replacements.add("{\"position\":" + position + ",\"replaced\":" + quote(replaced)
+        + ",\"by\":" + quote(by) + ",\"reason\":" + quote(reason) + ",\"evidence\":"
+        + quote(evidence) + '}');
+  }
+
+  /** A rebuild of the partial block on a replacement took {@code nanos}, after some aborts. */
+  public void rebuilt(long nanos, int aborts) {
+    rebuildNanos += nanos;
+    rebuildAborts += aborts;
+  }
+
+  /** The block is done: {@code bytes} read or written, at {@code nowNanos}. */
+  public void done(long bytes, long nowNanos) {
+    this.bytes = bytes;
+    this.durationNanos = nowNanos - startNanos;
+  }
+
+  public boolean isDone() {
+    return durationNanos >= 0;
+  }
+
+  /** One JSON object, on one line. */
+  synchronized String toJson(String cohort, String host, String client) {
+    double ms = durationNanos / 1e6;
+    StringBuilder b = new StringBuilder(256);
+    b.append("{\"cohort\":").append(cohort == null ? "null" : quote(cohort))
+        .append(",\"host\":").append(quote(host))
+        .append(",\"client\":").append(quote(client))
+        .append(",\"file\":").append(quote(file))
+        .append(",\"block\":").append(blockId)
+        .append(",\"dir\":\"").append(direction).append('"')
+        .append(",\"bytes\":").append(bytes)
+        .append(",\"start_ms\":").append(startMillis)
+        .append(",\"duration_ms\":").append(String.format(Locale.ROOT, "%.3f", ms))
+        .append(",\"mib_s\":").append(String.format(Locale.ROOT, "%.3f",
+            ms > 0 ? bytes / 1048576.0 / (ms / 1000) : 0))
+        .append(",\"datanodes\":").append(array(dataNodes))
+        .append(",\"hedges\":{\"tried\":").append(hedgesTried)
+        .append(",\"won\":").append(hedgesWon)
+        .append(",\"targets\":").append(array(hedgeTargets)).append('}')
+        .append(",\"replacements\":[").append(String.join(",", replacements)).append(']')
+        .append(",\"rebuild_ms\":").append(String.format(Locale.ROOT, "%.3f", rebuildNanos / 1e6))
+        .append(",\"rebuild_aborts\":").append(rebuildAborts)
+        .append(",\"busy\":").append(array(busy))
+        .append('}');
+    return b.toString();
+  }
+
+  private static String array(List<String> values) {
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < values.size(); i++) {
+      b.append(i == 0 ? "" : ",").append(quote(values.get(i)));
+    }
+    return b.append(']').toString();
+  }
+
+  /** A JSON string: quotes, backslashes and control characters escaped. */
+  static String quote(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        b.append('\\').append(c);
+      } else if (c < 0x20) {
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.append('"').toString();
+  }
+}

@@ -1,0 +1,193 @@
+package io.curtail.client.stats;
+
+import io.curtail.client.metrics.ClientMetrics;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-block statistics of one file system, as JSON lines ({@code curtail.stats.dir}), written off
+ * the data path: readers and writers only offer a finished {@link BlockRecord} to a bounded
+ * queue, and when it is full the record is dropped and counted, never waited for. A daemon
+ * thread renders and writes them to files of their own per file system, named by host, process
+ * and file system (so Spark executors and MapReduce tasks never share one), rotated at a size
+ * cap and keeping the last few.
+ */
+public final class StatsLog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StatsLog.class);
+  private static final AtomicInteger LOGS = new AtomicInteger();
+  private static final BlockRecord STOP = BlockRecord.read("", -1, 0);
+
+  private final Path dir;
+  private final String prefix;
+  private final String cohort;
+  private final String host;
+  private final String client;
+  private final long maxFileBytes;
+  private final int maxFiles;
+  private final BlockingQueue<BlockRecord> queue;
+  private final LongAdder dropped = new LongAdder();
+  private final LongAdder written = new LongAdder();
+  private final ArrayDeque<Path> files = new ArrayDeque<>();
+  private final Thread writer;
+  private Writer out;
+  private long fileBytes;
+  private int fileIndex;
+
+  /**
+   * Opens the first file in {@code dir} (made if missing) and starts the writing thread.
+   *
+   * @throws IOException if the directory cannot be made or written in
+   */
+  public static StatsLog open(Path dir, String cohort, String host, String client,
+      int queueRecords, long maxFileBytes, int maxFiles) throws IOException {
+    StatsLog log = new StatsLog(dir, cohort, host, client, queueRecords, maxFileBytes, maxFiles);
+    log.writer.start();
+    return log;
+  }
+
+  /** A log whose thread is not started: records queue up and, once it is full, drop. */
+  static StatsLog openIdle(Path dir, int queueRecords) throws IOException {
+    return new StatsLog(dir, null, "h", "c", queueRecords, 1 << 20, 2);
+  }
+
+  private StatsLog(Path dir, String cohort, String host, String client, int queueRecords,
+      long maxFileBytes, int maxFiles) throws IOException {
+    this.dir = dir;
+    this.cohort = cohort;
+    this.host = host.isEmpty() ? "unknown" : host;
+    this.client = client;
+    this.maxFileBytes = maxFileBytes;
+    this.maxFiles = maxFiles;
+    this.queue = new ArrayBlockingQueue<>(queueRecords);
+    String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
+    this.prefix = "curtail-stats-" + this.host.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + pid
+        + "-" + LOGS.incrementAndGet();
+    Files.createDirectories(dir);
+    rotate();
+    this.writer = new Thread(this::drain, prefix);
+    writer.setDaemon(true);
+  }
+
+  /** Offers a finished record; drops and counts it if the queue is full. Never blocks. */
+  public void record(BlockRecord r) {
+    if (!queue.offer(r)) {
+      dropped.increment();
+      ClientMetrics.JVM.statsDropped.increment();
+    }
+  }
+
+  /** Records dropped because the queue was full. */
+  public long dropped() {
+    return dropped.sum();
+  }
+
+  /** Records written to a file. */
+  public long written() {
+    return written.sum();
+  }
+
+  private void drain() {
+    try {
+      while (true) {
+        BlockRecord r = queue.poll(1, TimeUnit.SECONDS);
+        if (r == null || queue.isEmpty()) {
+          flush();
+        }
+        if (r == STOP) {
+          return;
+        }
+        if (r != null) {
+          write(r);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      closeFile();
+    }
+  }
+
+  private void write(BlockRecord r) {
+    String line = r.toJson(cohort, host, client) + "\n";
+    try {
+      if (fileBytes > 0 && fileBytes + line.length() > maxFileBytes) {
+        rotate();
+      }
+      out.write(line);
+      fileBytes += line.length();
+      written.increment();
+      if (queue.isEmpty()) {
+        out.flush();
+      }
+    } catch (IOException e) {
+      dropped.increment();
+      LOG.warn("Could not write statistics dir={} reason={}", dir, e.toString());
+    }
+  }
+
+  private void flush() {
+    try {
+      if (out != null) {
+        out.flush();
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not flush statistics dir={} reason={}", dir, e.toString());
+    }
+  }
+
+  /** Starts the next file, deleting this log's oldest beyond {@code maxFiles}. */
+  private void rotate() throws IOException {
+    closeFile();
+    Path next = dir.resolve(String.format("%s-%05d.jsonl", prefix, fileIndex++));
+    out = new BufferedWriter(Files.newBufferedWriter(next, StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE), 64 * 1024);
+    fileBytes = 0;
+    files.addLast(next);
+    while (files.size() > maxFiles) {
+      Files.deleteIfExists(files.pollFirst());
+    }
+  }
+
+  private void closeFile() {
+    if (out != null) {
+      try {
+        out.close();
+      } catch (IOException e) {
+        LOG.warn("Could not close statistics dir={} reason={}", dir, e.toString());
+      }
+      out = null;
+    }
+  }
+
+  /** Writes what is queued, waiting at most a few seconds, and closes the file. */
+  @Override
+  public void close() {
+    if (!writer.isAlive()) {
+      closeFile();
+      return;
+    }
+    try {
+      if (!queue.offer(STOP, 5, TimeUnit.SECONDS)) {
+        writer.interrupt();
+      }
+      writer.join(TimeUnit.SECONDS.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

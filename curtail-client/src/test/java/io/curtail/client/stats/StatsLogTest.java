@@ -1,0 +1,105 @@
+package io.curtail.client.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The statistics log: valid JSON lines, a queue that drops instead of blocking, rotation. */
+class StatsLogTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void recordsAreOneJsonLineEach() throws IOException {
+    try (StatsLog log = StatsLog.open(dir, "ff", "host-1", "DFSClient_x", 16, 1 << 20, 2)) {
+      BlockRecord r = BlockRecord.write("/a \"quoted\"\nfile", 42, 0);
+      r.dataNodes(Arrays.asList("10.0.0.1:9866", "10.0.0.2:9866"));
+      r.replaced(1, "10.0.0.2:9866", "10.0.0.3:9866", "slow", "p95 [1, 40]");
+      r.rebuilt(3_000_000, 1);
+      r.busy("10.0.0.2:9866");
+      r.done(4 << 20, 2_000_000_000L);
+      log.record(r);
+      BlockRecord read = BlockRecord.read("/b", 7, 0);
+      read.hedgeTried("10.0.0.3:9866");
+      read.hedgeWon();
+      read.done(1 << 20, 500_000_000L);
+      log.record(read);
+    }
+    List<String> lines = lines();
+    assertEquals(2, lines.size());
+    JsonNode w = new ObjectMapper().readTree(lines.get(0));
+    assertEquals("ff", w.get("cohort").asText());
+    assertEquals("host-1", w.get("host").asText());
+    assertEquals("/a \"quoted\"\nfile", w.get("file").asText());
+    assertEquals("write", w.get("dir").asText());
+    assertEquals(4 << 20, w.get("bytes").asLong());
+    assertEquals(2000.0, w.get("duration_ms").asDouble(), 1e-9);
+    assertEquals(2.0, w.get("mib_s").asDouble(), 1e-9);
+    assertEquals("10.0.0.3:9866", w.get("replacements").get(0).get("by").asText());
+    assertEquals(1, w.get("rebuild_aborts").asInt());
+    assertEquals("10.0.0.2:9866", w.get("busy").get(0).asText());
+    JsonNode r = new ObjectMapper().readTree(lines.get(1));
+    assertEquals(1, r.get("hedges").get("won").asInt());
+    assertEquals("10.0.0.3:9866", r.get("hedges").get("targets").get(0).asText());
+  }
+
+  @Test
+  void aFullQueueDropsAndCountsWithoutBlocking() throws IOException {
+    StatsLog log = StatsLog.openIdle(dir, 2); // nobody drains it
+    long start = System.nanoTime();
+    for (int i = 0; i < 1000; i++) {
+      BlockRecord r = BlockRecord.read("/f", i, 0);
+      r.done(1, 1);
+      log.record(r);
+    }
+    assertTrue(System.nanoTime() - start < 1_000_000_000L, "offering must not wait");
+    assertEquals(998, log.dropped());
+    log.close();
+  }
+
+  @Test
+  void filesRotateAtTheirCapAndTheOldestGo() throws IOException {
+    try (StatsLog log = StatsLog.open(dir, null, "h", "c", 4096, 2000, 3)) {
+      for (int i = 0; i < 200; i++) {
+        BlockRecord r = BlockRecord.read("/f", i, 0);
+        r.done(1, 1);
+        log.record(r);
+      }
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      List<Path> kept = files.collect(Collectors.toList());
+      assertEquals(3, kept.size(), kept.toString());
+      for (Path p : kept) {
+        assertTrue(Files.size(p) <= 2000, p + " is " + Files.size(p) + " bytes");
+      }
+    }
+    List<String> lines = lines();
+    assertEquals(199, new ObjectMapper().readTree(lines.get(lines.size() - 1)).get("block")
+        .asLong(), "the newest records are kept");
+  }
+
+  /** Every line of every file, files in name order, which is their rotation order. */
+  private List<String> lines() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.sorted().flatMap(p -> {
+        try {
+          return Files.readAllLines(p, StandardCharsets.UTF_8).stream();
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+      }).collect(Collectors.toList());
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package io.curtail.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.conf.InvalidConfigException;
+import io.curtail.testcluster.FaultyClusterExtension;
+import io.curtail.testcluster.SeededData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Per-block statistics from real reads and writes, under an A/B cohort: one record per block
+ * written and per block range read, their bytes adding up to the file's, naming the cohort, host
+ * and DataNodes; and a directory that cannot be written refused by name.
+ */
+class BlockStatsTest {
+  private static final long BLOCK = 256 * 1024;
+  @RegisterExtension
+  static final FaultyClusterExtension CLUSTER =
+      new FaultyClusterExtension(b -> b.dataNodes(3).blockSize(BLOCK));
+  @TempDir
+  Path dir;
+
+  private CurtailDistributedFileSystem curtail(String statsDir) throws IOException {
+    Map<String, String> m = new HashMap<>();
+    m.put("curtail.knowledge.scope", "stats-test");
+    m.put("curtail.stats.dir", statsDir);
+    m.put("curtail.ab.cohorts", "all=100:failfast+smart");
+    m.put("curtail.ab.host", "worker-7");
+    return CLUSTER.cluster().curtailFileSystem(m);
+  }
+
+  @Test
+  void everyBlockReadAndWrittenIsOneRecord() throws IOException {
+    long length = 2 * BLOCK + 1000;
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/stats/f");
+    try (CurtailDistributedFileSystem fs = curtail(dir.toString())) {
+      SeededData.create(fs, file, 11, length);
+      SeededData.verify(fs, file, 11, length); // sequential: a record per block
+      byte[] got = new byte[4096];
+      try (FSDataInputStream in = fs.open(file)) {
+        in.readFully(BLOCK - 1000, got); // one pread across two blocks: a record for each
+      }
+      byte[] want = new byte[4096];
+      SeededData.check(got, got.length, 11, BLOCK - 1000, want, file.toString());
+      assertEquals(0, fs.statsDropped());
+    }
+    List<JsonNode> records = records();
+    long written = 0;
+    long read = 0;
+    int writes = 0;
+    int reads = 0;
+    for (JsonNode r : records) {
+      assertEquals("all", r.get("cohort").asText());
+      assertEquals("worker-7", r.get("host").asText());
+      assertEquals("/stats/f", r.get("file").asText());
+      assertTrue(r.get("client").asText().startsWith("DFSClient"), r.toString());
+      assertTrue(r.get("datanodes").size() >= 1, r.toString());
+      assertTrue(r.get("duration_ms").asDouble() >= 0, r.toString());
+      if (r.get("dir").asText().equals("write")) {
+        writes++;
+        written += r.get("bytes").asLong();
+        assertEquals(3, r.get("datanodes").size(), r.toString());
+      } else {
+        reads++;
+        read += r.get("bytes").asLong();
+      }
+    }
+    assertEquals(3, writes);
+    assertEquals(length, written);
+    assertEquals(3 + 2, reads);
+    assertEquals(length + 4096, read);
+  }
+
+  @Test
+  void anUnwritableDirectoryIsRefusedByName() throws IOException {
+    Path notADir = Files.createFile(dir.resolve("a-file"));
+    InvalidConfigException e = assertThrows(InvalidConfigException.class,
+        () -> curtail(notADir.resolve("stats").toString()));
+    assertEquals("curtail.stats.dir", e.key());
+    assertTrue(e.getMessage().contains(notADir.resolve("stats").toString()), e.getMessage());
+  }
+
+  private List<JsonNode> records() throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files.sorted()::iterator) {
+        for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
+          out.add(json.readTree(line));
+        }
+      }
+    }
+    return out;
+  }
+}
