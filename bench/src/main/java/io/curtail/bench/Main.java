@@ -109,10 +109,14 @@ public final class Main implements Callable<Integer> {
     System.exit(run(args, System.out, System.err, System.console() != null));
   }
 
-  /** Runs the benchmark with {@code args}; returns the exit code (0 ok, 1 failed, 2 usage). */
+  /**
+   * Runs the benchmark with {@code args}, or with {@code stats PATH…} the analyzer of per-block
+   * statistics ({@link StatsAnalyzer}); returns the exit code (0 ok, 1 failed, 2 usage).
+   */
   static int run(String[] args, PrintStream stdout, PrintStream stderr, boolean terminal) {
     Main main = new Main(stdout, stderr, terminal);
     return new CommandLine(main)
+        .addSubcommand("stats", new StatsAnalyzer(stdout))
         .setOut(new java.io.PrintWriter(stdout, true))
         .setErr(new java.io.PrintWriter(stderr, true))
         .setParameterExceptionHandler((e, a) -> {

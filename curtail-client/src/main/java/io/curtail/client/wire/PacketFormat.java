@@ -86,6 +86,8 @@ public final class PacketFormat {
     private boolean lastInBlock;
     private int dataLen;
     private boolean sync;
+    /** Where decoding has got to. */
+    private int at;
 
     /**
      * Decodes the {@code len} header bytes at {@code from} in {@code b} (absolute positions; the
@@ -94,22 +96,12 @@ public final class PacketFormat {
      * @throws IOException naming what is wrong, if they are not a packet header
      */
     public void decode(ByteBuffer b, int from, int len) throws IOException {
-      int at = from;
+      at = from;
       int end = from + len;
       int seen = 0;
       sync = false;
       while (at < end) {
-        long tag = 0;
-        int shift = 0;
-        byte v;
-        do { // a varint: fields past 15 take more than a byte
-          if (at >= end || shift > 28) {
-            throw malformed("a bad field tag", from, len, b);
-          }
-          v = b.get(at++);
-          tag |= (long) (v & 0x7f) << shift;
-          shift += 7;
-        } while (v < 0);
+        long tag = varint(b, end, from, len); // fields past 15 take more than a byte
         long field = tag >>> 3;
         int type = (int) (tag & 7);
         if (field == 0) {
@@ -129,7 +121,7 @@ public final class PacketFormat {
         } else if (field <= 5) {
           throw malformed("field " + field + " of wire type " + type, from, len, b);
         }
-        at = skip(b, at, type, end, from, len);
+        skip(b, type, end, from, len);
       }
       if (at != end) {
         throw malformed("a field running past its end", from, len, b);
@@ -137,6 +129,42 @@ public final class PacketFormat {
       int required = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4;
       if ((seen & required) != required) {
         throw malformed("a required field missing", from, len, b);
+      }
+    }
+
+    /** The varint at {@link #at}, which moves past it. */
+    private long varint(ByteBuffer b, int end, int from, int len) throws IOException {
+      long v = 0;
+      for (int shift = 0; ; shift += 7) {
+        if (at >= end || shift > 63) {
+          throw malformed("a varint running past its end", from, len, b);
+        }
+        byte x = b.get(at++);
+        v |= (long) (x & 0x7f) << shift;
+        if (x >= 0) {
+          return v;
+        }
+      }
+    }
+
+    /** Moves {@link #at} past the value of wire type {@code type} there. */
+    private void skip(ByteBuffer b, int type, int end, int from, int len) throws IOException {
+      switch (type) {
+        case 0:
+          varint(b, end, from, len);
+          return;
+        case 1:
+          at += 8;
+          return;
+        case 5:
+          at += 4;
+          return;
+        case 2:
+          long n = varint(b, end, from, len);
+          at = n > end - at ? end + 1 : at + (int) n; // past the end: malformed, said above
+          return;
+        default:
+          throw malformed("wire type " + type, from, len, b);
       }
     }
 
@@ -178,38 +206,6 @@ public final class PacketFormat {
       v |= (b.get(at + i) & 0xffL) << (8 * i);
     }
     return v;
-  }
-
-  /** Where the value of wire type {@code type} at {@code at} ends. */
-  private static int skip(ByteBuffer b, int at, int type, int end, int from, int len)
-      throws IOException {
-    switch (type) {
-      case 0: // varint
-        while (at < end && (b.get(at) & 0x80) != 0) {
-          at++;
-        }
-        return at + 1;
-      case 1:
-        return at + 8;
-      case 5:
-        return at + 4;
-      case 2: {
-        long n = 0;
-        int shift = 0;
-        byte v;
-        do {
-          if (at >= end || shift > 28) {
-            throw malformed("a bad length", from, len, b);
-          }
-          v = b.get(at++);
-          n |= (long) (v & 0x7f) << shift;
-          shift += 7;
-        } while (v < 0);
-        return (int) Math.min(Integer.MAX_VALUE, at + n);
-      }
-      default:
-        throw malformed("wire type " + type, from, len, b);
-    }
   }
 
   private static IOException malformed(String what, int from, int len, ByteBuffer b) {

@@ -1,0 +1,70 @@
+package io.curtail.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The statistics analyzer: cohorts told apart, percentiles and per-block counts right. */
+class StatsAnalyzerTest {
+  @TempDir
+  File dir;
+
+  private static String record(String cohort, String dir, double ms, int hedges) {
+    return String.format(Locale.ROOT, "{\"cohort\":%s,\"host\":\"h\",\"client\":\"c\","
+        + "\"file\":\"/f\",\"block\":1,\"dir\":\"%s\",\"bytes\":1048576,\"start_ms\":0,"
+        + "\"duration_ms\":%.3f,\"mib_s\":%.3f,\"datanodes\":[],\"hedges\":{\"tried\":%d,"
+        + "\"won\":0,\"targets\":[]},\"replacements\":[],\"rebuild_ms\":0,\"rebuild_aborts\":0,"
+        + "\"busy\":[]}", cohort == null ? "null" : "\"" + cohort + "\"", dir, ms, 1000 / ms,
+        hedges);
+  }
+
+  @Test
+  void cohortsComparedByDirection() throws Exception {
+    List<String> a = new ArrayList<>();
+    List<String> b = new ArrayList<>();
+    for (int i = 1; i <= 100; i++) {
+      a.add(record("control", "read", i, 0));
+      b.add(record("smart", "read", i / 10.0, i % 2));
+    }
+    b.add(record("smart", "write", 50, 0));
+    Files.write(new File(dir, "curtail-stats-h-1-1-00000.jsonl").toPath(), a);
+    Files.write(new File(dir, "curtail-stats-h-2-1-00000.jsonl").toPath(), b);
+    Files.write(new File(dir, "ignored.txt").toPath(), List.of("not a record"));
+    File out = new File(dir, "report");
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"stats", dir.getPath(), "--out", out.getPath()},
+        new PrintStream(stdout, true, "UTF-8"), System.err, false);
+    String table = stdout.toString("UTF-8");
+    assertEquals(0, code, table);
+    assertTrue(table.contains("| control | read | 100 | 100.0 | 50.00 | 90.00 | 99.00 | 100.00 |"),
+        table);
+    assertTrue(table.contains("| smart | read | 100 | 100.0 | 5.00 | 9.00 | 9.90 | 10.00 |"),
+        table);
+    assertTrue(table.contains("| 0.500 |"), table); // half the smart reads hedged once
+    assertTrue(table.contains("| smart | write | 1 |"), table);
+    assertTrue(new File(out, "block-read-cdf.png").isFile());
+    assertTrue(new String(Files.readAllBytes(new File(out, "report.md").toPath()),
+        StandardCharsets.UTF_8).contains("| control | read |"));
+  }
+
+  @Test
+  void aLineThatIsNoRecordIsNamed() throws Exception {
+    Files.write(new File(dir, "x.jsonl").toPath(), List.of(record("a", "read", 1, 0), "{oops"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"stats", dir.getPath(), "--out", dir.getPath() + "/r"},
+        System.out, new PrintStream(err, true, "UTF-8"), false);
+    assertEquals(1, code);
+    assertTrue(err.toString("UTF-8").contains("x.jsonl line 2 is not a statistics record"),
+        err.toString("UTF-8"));
+  }
+}
