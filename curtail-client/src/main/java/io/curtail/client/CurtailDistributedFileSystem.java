@@ -23,6 +23,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.SocketFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -38,6 +39,7 @@ import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -97,13 +99,19 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     ClientMetrics.register();
     String name = "curtail-" + CLIENTS.incrementAndGet();
     if (parsed.readHedging() != HedgingMode.OFF) {
-      // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*).
+      // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*), in a
+      // pool the JVM's file systems of one client context share.
       DfsClientConf.ShortCircuitConf sockets = getClient().getConf().getShortCircuitConf();
-      ConnectionPool connections = new ConnectionPool(runtime.clock(),
-          sockets.getSocketCacheCapacity(),
+      SocketFactory factory = NetUtils.getSocketFactory(conf, ClientProtocol.class);
+      ConnectionPool connections = ConnectionPool.shared(
+          conf.get(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT,
+              HdfsClientConfigKeys.DFS_CLIENT_CONTEXT_DEFAULT) + "|"
+              + factory.getClass().getName() + "|encrypt="
+              + conf.getBoolean("dfs.encrypt.data.transfer", false) + "|protection="
+              + conf.getTrimmed("dfs.data.transfer.protection", ""),
+          runtime.clock(), sockets.getSocketCacheCapacity(),
           TimeUnit.MILLISECONDS.toNanos(sockets.getSocketCacheExpiry()));
-      reads = new ReadContext(parsed, runtime,
-          NetUtils.getSocketFactory(conf, ClientProtocol.class), connections,
+      reads = new ReadContext(parsed, runtime, factory, connections,
           Scheduler.daemon(name + "-hedge-watchdog"));
     }
     if (parsed.writeFailFastEnabled()) {

@@ -102,7 +102,7 @@ public final class ReadContext implements AutoCloseable {
   /**
    * @param sockets makes the sockets to DataNodes: the file system's, from
    *     {@code NetUtils.getSocketFactory(conf, ClientProtocol.class)}, as stock reads use
-   * @param connections idle connections reads take and give back; closed with this
+   * @param connections idle connections reads take and give back; released with this
    * @param scheduler runs the watchdog; closed with this
    */
   public ReadContext(CurtailConfig config, CurtailRuntime runtime, SocketFactory sockets,
@@ -334,7 +334,7 @@ public final class ReadContext implements AutoCloseable {
   @Override
   public void close() {
     scheduler.close();
-    connections.close();
+    connections.release();
     hedgeThreads.shutdownNow();
   }
 }

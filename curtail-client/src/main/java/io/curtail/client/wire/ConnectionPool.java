@@ -8,7 +8,9 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Map;
 import org.apache.hadoop.hdfs.net.Peer;
 
 /**
@@ -19,7 +21,11 @@ import org.apache.hadoop.hdfs.net.Peer;
  * costs. Bounded like stock's {@code PeerCache}: at most {@code capacity} connections
  * ({@code dfs.client.socketcache.capacity}), each dropped after {@code expiryNanos}
  * ({@code dfs.client.socketcache.expiryMsec}, below the DataNode's keepalive). Only a reader that
- * finished cleanly gives its connection back; one a hedge cut never does. Thread-safe.
+ * finished cleanly gives its connection back; one a hedge cut never does. Shared as stock's is
+ * ({@link #shared}): stock clients of a JVM keep one {@code PeerCache} per client context, so a
+ * file system made for each task (or each benchmark batch) finds the last one's connections; a
+ * pool per file system would pay a TCP connect, a DataNode thread's start and the SASL check
+ * again each time. Thread-safe.
  */
 public final class ConnectionPool implements AutoCloseable {
   /**
@@ -69,6 +75,12 @@ public final class ConnectionPool implements AutoCloseable {
   /** Room for a read request (a few hundred bytes with its block token) and the read's status. */
   private static final int REQUEST_BUFFER_BYTES = 1024;
 
+  private static final Map<String, ConnectionPool> SHARED = new HashMap<>();
+
+  /** Its key in {@link #SHARED}, null for a pool of its own. */
+  private final String key;
+  /** File systems holding this pool; guarded by {@link #SHARED}. */
+  private int users;
   private final NanoClock clock;
   private final int capacity;
   private final long expiryNanos;
@@ -76,10 +88,48 @@ public final class ConnectionPool implements AutoCloseable {
   private final ArrayDeque<Connection> idle = new ArrayDeque<>();
   private boolean closed;
 
+  /** A pool of its own, shared with nobody: for tests and benchmarks. */
   public ConnectionPool(NanoClock clock, int capacity, long expiryNanos) {
+    this(null, clock, capacity, expiryNanos);
+  }
+
+  private ConnectionPool(String key, NanoClock clock, int capacity, long expiryNanos) {
+    this.key = key;
     this.clock = clock;
     this.capacity = capacity;
     this.expiryNanos = expiryNanos;
+  }
+
+  /**
+   * The pool the file systems of this JVM share that were made with the same {@code context}
+   * (the client context, with whatever else a pooled connection depends on: its socket factory,
+   * data-transfer protection) and bounds; each call must be matched by a {@link #release}.
+   */
+  public static ConnectionPool shared(String context, NanoClock clock, int capacity,
+      long expiryNanos) {
+    String k = context + "|capacity=" + capacity + "|expiry=" + expiryNanos;
+    synchronized (SHARED) {
+      ConnectionPool p = SHARED.computeIfAbsent(k,
+          x -> new ConnectionPool(x, clock, capacity, expiryNanos));
+      p.users++;
+      return p;
+    }
+  }
+
+  /**
+   * Gives back a pool from {@link #shared}; the last user's release closes it. A pool of its own
+   * is closed at once.
+   */
+  public void release() {
+    if (key != null) {
+      synchronized (SHARED) {
+        if (--users > 0) {
+          return;
+        }
+        SHARED.remove(key, this);
+      }
+    }
+    close();
   }
 
   /** The most recently idle connection to {@code dataNode} (its transfer address), or null. */

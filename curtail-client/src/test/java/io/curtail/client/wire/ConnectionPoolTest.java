@@ -49,6 +49,24 @@ class ConnectionPoolTest {
   }
 
   @Test
+  void sharedByFileSystemsOfOneContextUntilTheLastReleases() throws IOException {
+    ConnectionPool a = ConnectionPool.shared("ctx-test", now::get, 4, EXPIRY);
+    ConnectionPool b = ConnectionPool.shared("ctx-test", now::get, 4, EXPIRY);
+    ConnectionPool other = ConnectionPool.shared("ctx-other", now::get, 4, EXPIRY);
+    assertSame(a, b);
+    assertTrue(a != other);
+    ConnectionPool.Connection c = connection("dn1:9866");
+    a.give(c);
+    a.release(); // one file system closes: the next one finds the connection
+    assertSame(c, b.take("dn1:9866"));
+    b.give(c);
+    b.release();
+    assertTrue(c.socket.isClosed(), "the last release closes what is idle");
+    assertTrue(ConnectionPool.shared("ctx-test", now::get, 4, EXPIRY) != a, "and forgets it");
+    other.release();
+  }
+
+  @Test
   void beyondCapacityTheOldestIsClosed() throws IOException {
     ConnectionPool.Connection first = connection("dn1:9866");
     pool.give(first);
