@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -22,14 +24,16 @@ import org.slf4j.LoggerFactory;
  * Per-block statistics of one file system, as JSON lines ({@code curtail.stats.dir}), written off
  * the data path: readers and writers only offer a finished {@link BlockRecord} to a bounded
  * queue, and when it is full the record is dropped and counted, never waited for. A daemon
- * thread renders and writes them to files of their own per file system, named by host, process
+ * thread takes what is queued every {@value #DRAIN_MS} ms (offering a record wakes nobody) and
+ * writes it to files of their own per file system, named by host, process
  * and file system (so Spark executors and MapReduce tasks never share one), rotated at a size
  * cap and keeping the last few.
  */
 public final class StatsLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StatsLog.class);
   private static final AtomicInteger LOGS = new AtomicInteger();
-  private static final BlockRecord STOP = BlockRecord.read("", -1, 0);
+  /** How often the writer takes what is queued. */
+  private static final long DRAIN_MS = 200;
 
   private final Path dir;
   private final String prefix;
@@ -43,6 +47,8 @@ public final class StatsLog implements AutoCloseable {
   private final LongAdder written = new LongAdder();
   private final ArrayDeque<Path> files = new ArrayDeque<>();
   private final Thread writer;
+  /** Set by {@link #close}; guarded by this. */
+  private boolean stopping;
   private Writer out;
   private long fileBytes;
   private int fileIndex;
@@ -100,19 +106,28 @@ public final class StatsLog implements AutoCloseable {
     return written.sum();
   }
 
+  /**
+   * The writer's loop: every {@link #DRAIN_MS} it takes what is queued and writes it. It polls on
+   * a period rather than waiting on the queue, so a record offered never wakes a thread: on a
+   * busy machine a wake-up per block read costs the readers more than the record.
+   */
   private void drain() {
+    List<BlockRecord> batch = new ArrayList<>();
     try {
-      while (true) {
-        BlockRecord r = queue.poll(1, TimeUnit.SECONDS);
-        if (r == null || queue.isEmpty()) {
-          flush();
+      boolean last = false;
+      while (!last) {
+        synchronized (this) {
+          if (!stopping) {
+            wait(DRAIN_MS); // close() wakes it; interrupting would close the file's channel
+          }
+          last = stopping;
         }
-        if (r == STOP) {
-          return;
-        }
-        if (r != null) {
+        queue.drainTo(batch);
+        for (BlockRecord r : batch) {
           write(r);
         }
+        batch.clear();
+        flush();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -130,9 +145,6 @@ public final class StatsLog implements AutoCloseable {
       out.write(line);
       fileBytes += line.length();
       written.increment();
-      if (queue.isEmpty()) {
-        out.flush();
-      }
     } catch (IOException e) {
       dropped.increment();
       LOG.warn("Could not write statistics dir={} reason={}", dir, e.toString());
@@ -177,14 +189,15 @@ public final class StatsLog implements AutoCloseable {
   /** Writes what is queued, waiting at most a few seconds, and closes the file. */
   @Override
   public void close() {
+    synchronized (this) {
+      stopping = true;
+      notifyAll(); // the writer drains once more and closes the file
+    }
     if (!writer.isAlive()) {
       closeFile();
       return;
     }
     try {
-      if (!queue.offer(STOP, 5, TimeUnit.SECONDS)) {
-        writer.interrupt();
-      }
       writer.join(TimeUnit.SECONDS.toMillis(5));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
