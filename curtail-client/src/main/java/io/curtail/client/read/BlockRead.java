@@ -4,6 +4,8 @@ import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.stats.BlockRecord;
 import io.curtail.client.stats.StatsLog;
+import io.curtail.client.trace.BlockSpan;
+import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
@@ -69,6 +71,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private final long start;
   /** This read's statistics record; null without statistics. */
   private final BlockRecord record;
+  /** This read's span, a child of the reading thread's. */
+  private final BlockSpan span;
 
   /**
    * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
@@ -86,6 +90,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.end = offset + length;
     this.record = ctx.stats == null ? null
         : BlockRecord.read(file, block.getBlock().getBlockId(), ctx.clock.nanoTime());
+    this.span = Tracing.start("curtail.block.read", null, file, block.getBlock().getBlockId());
     follow(plans.apply(block));
     ctx.watch(this);
   }
@@ -355,6 +360,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     if (record != null) {
       record.hedgeTried(dn.getXferAddr());
     }
+    span.event("hedge", "from", primary.dataNode().getXferAddr(), "to", dn.getXferAddr(),
+        "offset", Long.toString(from), "threshold.ms",
+        Long.toString(TimeUnit.NANOSECONDS.toMillis(overran)));
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
     ctx.hedgeThreads.execute(() -> {
@@ -379,6 +387,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
           if (record != null) {
             record.hedgeWon();
           }
+          span.event("hedge.won", "to", dn.getXferAddr());
           LOG.debug("Hedge won file={} block={} offset={} from={} to={} thresholdMs={}"
               + " hedgeTookMs={}", file, located.getBlock(), from, primary.dataNode(), dn,
               TimeUnit.NANOSECONDS.toMillis(overran),
@@ -404,6 +413,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   @Override
   public void close() {
     ctx.unwatch(this);
+    span.end(position - start);
     StatsLog stats = ctx.stats;
     if (record != null && stats != null && !record.isDone()) {
       record.done(position - start, ctx.clock.nanoTime());

@@ -3,6 +3,8 @@ package io.curtail.client.write;
 import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.stats.BlockRecord;
 import io.curtail.client.stats.StatsLog;
+import io.curtail.client.trace.BlockSpan;
+import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.wire.Abortable;
 import java.io.IOException;
@@ -65,6 +67,10 @@ final class Streamer {
   private ExtendedBlock previous;
   /** The current block's statistics record; null without statistics or between blocks. */
   private BlockRecord record;
+  /** The trace context of the thread that created the stream: blocks' spans are its children. */
+  private final Object traceParent = Tracing.currentContext();
+  /** The current block's span; none between blocks (and for a block an append continues). */
+  private BlockSpan span = BlockSpan.NONE;
   /** Set while the pipeline of an appended block has yet to be set up. */
   private BlockConstructionStage appendStage;
   /** Where the writer's first byte goes in its block: past the data of a continued block. */
@@ -179,6 +185,9 @@ final class Streamer {
         LOG.warn("Writing failed file={}", src, e);
       }
       queue.fail(e instanceof IOException ? (IOException) e : new IOException(e));
+      span.event("failed", "reason", String.valueOf(e.getMessage()));
+      span.end(queue.bytesAcked());
+      span = BlockSpan.NONE;
       abandonEmptyBlock();
     } finally {
       stopPipeline();
@@ -257,6 +266,7 @@ final class Streamer {
             BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
             layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
         ctx.blocks.increment();
+        span = Tracing.start("curtail.block.write", traceParent, src, block.getBlockId());
         if (ctx.stats != null) {
           record = BlockRecord.write(src, block.getBlockId(), ctx.clock.nanoTime());
           record.dataNodes(Arrays.asList(targets.addresses()));
@@ -280,6 +290,8 @@ final class Streamer {
   private void endBlock() throws IOException {
     stopPipeline();
     previous = acknowledged();
+    span.end(queue.bytesAcked());
+    span = BlockSpan.NONE;
     StatsLog stats = ctx.stats;
     if (record != null && stats != null) {
       record.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
@@ -407,6 +419,8 @@ final class Streamer {
     if (record != null) {
       record.replaced(bad, targets.nodes[bad].getXferAddr(), "", "failed", f.getMessage());
     }
+    span.event("pipeline.recovery", "dropped", targets.nodes[bad].getXferAddr(), "reason",
+        String.valueOf(f.getMessage()));
     if (acked == 0 && appendStage == null && !closing) {
       // Nothing on disk to keep: a fresh block is simpler than a recovered one.
       abandonEmptyBlock();
@@ -454,11 +468,18 @@ final class Streamer {
     long rebuildStart = ctx.clock.nanoTime();
     Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,
         layout.packetsLeftInBlock(queue.bytesAcked()));
+    long rebuildNanos = ctx.clock.nanoTime() - rebuildStart;
     if (record != null) {
-      record.rebuilt(ctx.clock.nanoTime() - rebuildStart, 0);
+      record.rebuilt(rebuildNanos, 0);
     }
+    span.event("rebuild", "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(rebuildNanos)),
+        "aborted", Integer.toString(repair.abortedAttempts()),
+        "done", Boolean.toString(next != null));
     if (next != null) {
       String newcomer = next.nodes[PipelineRepair.newcomer(before, next)].getXferAddr();
+      span.event("replacement", "position", Integer.toString(stop.failFast.replaceIndex()),
+          "replaced", before.nodes[stop.failFast.replaceIndex()].getXferAddr(), "by", newcomer,
+          "reason", "slow", "evidence", stop.failFast.toString());
       if (record != null) {
         int at = stop.failFast.replaceIndex();
         record.replaced(at, before.nodes[at].getXferAddr(), newcomer, "slow", "p95 per DataNode "
