@@ -98,11 +98,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     runtime = CurtailRuntime.acquire(getUri().getAuthority(), parsed);
     ClientMetrics.register();
     String name = "curtail-" + CLIENTS.incrementAndGet();
+    // The sockets stock reads and writes use.
+    SocketFactory factory = NetUtils.getSocketFactory(conf, ClientProtocol.class);
     if (parsed.readHedging() != HedgingMode.OFF) {
       // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*), in a
       // pool the JVM's file systems of one client context share.
       DfsClientConf.ShortCircuitConf sockets = getClient().getConf().getShortCircuitConf();
-      SocketFactory factory = NetUtils.getSocketFactory(conf, ClientProtocol.class);
       ConnectionPool connections = ConnectionPool.shared(
           conf.get(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT,
               HdfsClientConfigKeys.DFS_CLIENT_CONTEXT_DEFAULT) + "|"
@@ -115,8 +116,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
           Scheduler.daemon(name + "-hedge-watchdog"));
     }
     if (parsed.writeFailFastEnabled()) {
-      writes = new WriteContext(parsed, getClient(), runtime,
-          NetUtils.getSocketFactory(conf, ClientProtocol.class),
+      writes = new WriteContext(parsed, getClient(), runtime, factory,
           Scheduler.daemon(name + "-writer-timer"));
     }
     if (!parsed.statsDir().isEmpty()) {

@@ -5,7 +5,9 @@ import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeTracker;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.metrics2.MetricsCollector;
@@ -101,17 +103,18 @@ public final class ClientMetrics implements MetricsSource {
 
   /** The DataNodes with the slowest reads' p95 among those the JVM's runtimes know. */
   static List<NodeTracker> slowest() {
-    List<NodeTracker> known = new ArrayList<>();
+    // Each tracker's p95 once, then sorted by it: a window's samples keep moving meanwhile.
+    Map<NodeTracker, Long> p95 = new HashMap<>();
+    long[] scratch = new long[WINDOW];
     for (CurtailRuntime runtime : CurtailRuntime.shared()) {
       for (NodeTracker t : runtime.registry().trackers()) {
         if (t.reads().available(WINDOW) > 0) {
-          known.add(t);
+          p95.put(t, t.reads().stats(WINDOW, 0.95, scratch).percentileNanos());
         }
       }
     }
-    long[] scratch = new long[WINDOW];
-    known.sort(Comparator.comparingLong(
-        (NodeTracker t) -> -t.reads().stats(WINDOW, 0.95, scratch).percentileNanos()));
+    List<NodeTracker> known = new ArrayList<>(p95.keySet());
+    known.sort(Comparator.comparingLong((NodeTracker t) -> p95.get(t)).reversed());
     return known.subList(0, Math.min(SLOWEST, known.size()));
   }
 }

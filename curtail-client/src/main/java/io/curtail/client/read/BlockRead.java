@@ -2,10 +2,7 @@ package io.curtail.client.read;
 
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
-import io.curtail.client.stats.BlockRecord;
-import io.curtail.client.stats.StatsLog;
-import io.curtail.client.trace.BlockSpan;
-import io.curtail.client.trace.Tracing;
+import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
@@ -69,10 +66,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private PacketReader reader;
   private long position;
   private final long start;
-  /** This read's statistics record; null without statistics. */
-  private final BlockRecord record;
-  /** This read's span, a child of the reading thread's. */
-  private final BlockSpan span;
+  /** Who watches this read: its statistics record, its span (a child of the reader's). */
+  private final BlockObserver observer;
 
   /**
    * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
@@ -88,9 +83,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.position = offset;
     this.start = offset;
     this.end = offset + length;
-    this.record = ctx.stats == null ? null
-        : BlockRecord.read(file, block.getBlock().getBlockId(), ctx.clock.nanoTime());
-    this.span = Tracing.start("curtail.block.read", null, file, block.getBlock().getBlockId());
+    this.observer = ctx.observe(file, block.getBlock().getBlockId());
     follow(plans.apply(block));
     ctx.watch(this);
   }
@@ -111,15 +104,15 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     this.trackers = plan.trackers;
     this.knownNanos = plan.knownNanos;
     this.failed = new boolean[replicas.length];
-    if (record != null) {
+    if (observer != BlockObserver.NONE) {
       List<String> order = new ArrayList<>(replicas.length);
       for (int i = 0; i < replicas.length; i++) {
         order.add(replicas[i].getXferAddr());
         if (trackers[i].busy(ctx.clock.nanoTime())) {
-          record.busy(replicas[i].getXferAddr());
+          observer.busy(replicas[i].getXferAddr());
         }
       }
-      record.dataNodes(order);
+      observer.dataNodes(order);
     }
   }
 
@@ -201,7 +194,6 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     if (at < 0 || !fresh.demoted[at] || !better) {
       return;
     }
-    packetsSinceLook = 0;
     LOG.debug("Leaving a DataNode known slow file={} block={} offset={} datanode={}", file,
         block.getBlock(), position, replicas[current]);
     follow(fresh);
@@ -357,12 +349,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     }
     ctx.hedgeTried();
     long overran = thresholdNanos; // the threshold the primary overran: the evidence
-    if (record != null) {
-      record.hedgeTried(dn.getXferAddr());
-    }
-    span.event("hedge", "from", primary.dataNode().getXferAddr(), "to", dn.getXferAddr(),
-        "offset", Long.toString(from), "threshold.ms",
-        Long.toString(TimeUnit.NANOSECONDS.toMillis(overran)));
+    observer.hedgeTried(primary.dataNode().getXferAddr(), dn.getXferAddr(), from, overran);
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
     ctx.hedgeThreads.execute(() -> {
@@ -384,10 +371,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
           ctx.hedgeWon(tracker.node());
-          if (record != null) {
-            record.hedgeWon();
-          }
-          span.event("hedge.won", "to", dn.getXferAddr());
+          observer.hedgeWon(dn.getXferAddr());
           LOG.debug("Hedge won file={} block={} offset={} from={} to={} thresholdMs={}"
               + " hedgeTookMs={}", file, located.getBlock(), from, primary.dataNode(), dn,
               TimeUnit.NANOSECONDS.toMillis(overran),
@@ -413,12 +397,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   @Override
   public void close() {
     ctx.unwatch(this);
-    span.end(position - start);
-    StatsLog stats = ctx.stats;
-    if (record != null && stats != null && !record.isDone()) {
-      record.done(position - start, ctx.clock.nanoTime());
-      stats.record(record);
-    }
+    observer.done(position - start, ctx.clock.nanoTime());
     if (reader != null) {
       reader.close();
       reader = null;

@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a byte range of one block from one DataNode, a packet at a time, verifying every chunk's
  * checksum: the wire half of Curtail's reader, built on Hadoop's {@link Sender} and the
- * connection's {@link PacketInput}. It owns its connection so that a hedge that lost can be cut off at once
- * with {@link #abort()} from another thread; Hadoop's own block reader serialises {@code close}
- * behind a blocked {@code read}, which would leave a thread reading.
+ * connection's {@link PacketInput}. It owns its connection so that a hedge that lost can be cut
+ * off at once with {@link #abort()} from another thread; Hadoop's own block reader serialises
+ * {@code close} behind a blocked {@code read}, which would leave a thread reading.
  *
  * <p>Connections come from, and go back to, the client's {@link ConnectionPool}: a reader that
  * delivered its whole range and told the DataNode so ({@link #finishRange}) gives its connection

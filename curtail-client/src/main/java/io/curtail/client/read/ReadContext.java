@@ -11,6 +11,8 @@ import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
+import io.curtail.client.trace.BlockObserver;
+import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
@@ -97,7 +99,7 @@ public final class ReadContext implements AutoCloseable {
   private final LongAdder hedgesWon = new LongAdder();
   private final LongAdder hedgesLost = new LongAdder();
   /** Where each block read's record goes; null for nowhere. */
-  volatile StatsLog stats;
+  private volatile StatsLog stats;
 
   /**
    * @param sockets makes the sockets to DataNodes: the file system's, from
@@ -324,6 +326,14 @@ public final class ReadContext implements AutoCloseable {
       }
     }
     return n;
+  }
+
+  /** Who watches a read of {@code blockId}: its statistics record, its span, both or nobody. */
+  BlockObserver observe(String file, long blockId) {
+    StatsLog log = stats;
+    return BlockObserver.both(
+        log == null ? BlockObserver.NONE : log.read(file, blockId, clock.nanoTime()),
+        Tracing.start("curtail.block.read", null, file, blockId));
   }
 
   /** Sends a record of every block from now on to {@code log}. */

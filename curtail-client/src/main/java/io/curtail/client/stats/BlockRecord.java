@@ -1,16 +1,17 @@
 package io.curtail.client.stats;
 
+import io.curtail.client.trace.BlockObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * What happened to one block read or written, for per-block statistics and the A/B analyses
- * done on them (paper §6.1): filled in by the reader or writer as the block goes, then handed
- * to the {@link StatsLog}, which renders it as one JSON line. Hedges are noted from the client's
- * watchdog and hedge threads, so those notes are synchronised; the rest is the owner's.
+ * done on them (paper §6.1): filled in as the block goes, then, once done, handed to its
+ * {@link StatsLog} ({@link #to}), which renders it as one JSON line. Hedges are noted from the
+ * client's watchdog and hedge threads, so those notes are synchronised; the rest is the owner's.
  */
-public final class BlockRecord {
+public final class BlockRecord implements BlockObserver {
   /** Hedge targets and busy DataNodes kept per block, at most. */
   private static final int MAX_LISTED = 16;
 
@@ -29,6 +30,9 @@ public final class BlockRecord {
   private int hedgesWon;
   private long rebuildNanos;
   private int rebuildAborts;
+  private String failure;
+  /** Where the record goes once done; null for nowhere (the caller hands it on). */
+  private StatsLog log;
 
   private BlockRecord(String direction, String file, long blockId, long startNanos) {
     this.direction = direction;
@@ -48,34 +52,39 @@ public final class BlockRecord {
     return new BlockRecord("write", file, blockId, nowNanos);
   }
 
-  /** The DataNodes the block is read from in order, or its pipeline; replaces earlier ones. */
+  /** Sends this record to {@code log} once done. */
+  BlockRecord to(StatsLog log) {
+    this.log = log;
+    return this;
+  }
+
+  @Override
   public void dataNodes(List<String> addresses) {
     dataNodes.clear();
     dataNodes.addAll(addresses);
   }
 
-  public synchronized void hedgeTried(String target) {
+  @Override
+  public synchronized void hedgeTried(String from, String to, long offset, long thresholdNanos) {
     hedgesTried++;
     if (hedgeTargets.size() < MAX_LISTED) {
-      hedgeTargets.add(target);
+      hedgeTargets.add(to);
     }
   }
 
-  public synchronized void hedgeWon() {
+  @Override
+  public synchronized void hedgeWon(String to) {
     hedgesWon++;
   }
 
-  /** A DataNode said it was busy while the block was read or written. */
+  @Override
   public synchronized void busy(String dataNode) {
     if (!busy.contains(dataNode) && busy.size() < MAX_LISTED) {
       busy.add(dataNode);
     }
   }
 
-  /**
-   * A DataNode of the pipeline was replaced: at {@code position}, {@code replaced} by {@code by},
-   * for {@code reason} ({@code slow} or {@code failed}) on {@code evidence}.
-   */
+  @Override
   public void replaced(int position, String replaced, String by, String reason,
       String evidence) {
     replacements.add("{\"position\":" + position + ",\"replaced\":" + quote(replaced)
@@ -83,20 +92,26 @@ public final class BlockRecord {
         + quote(evidence) + '}');
   }
 
-  /** A rebuild of the partial block on a replacement took {@code nanos}, after some aborts. */
+  @Override
   public void rebuilt(long nanos, int aborts) {
     rebuildNanos += nanos;
     rebuildAborts += aborts;
   }
 
-  /** The block is done: {@code bytes} read or written, at {@code nowNanos}. */
-  public void done(long bytes, long nowNanos) {
-    this.bytes = bytes;
-    this.durationNanos = nowNanos - startNanos;
+  @Override
+  public void failed(String reason) {
+    failure = reason == null ? "" : reason;
   }
 
-  public boolean isDone() {
-    return durationNanos >= 0;
+  /** Fixes the record's bytes and duration and, the first time, sends it to its log. */
+  @Override
+  public void done(long bytes, long nowNanos) {
+    boolean first = durationNanos < 0;
+    this.bytes = bytes;
+    this.durationNanos = nowNanos - startNanos;
+    if (first && log != null) {
+      log.record(this);
+    }
   }
 
   /** One JSON object, on one line. */
@@ -122,6 +137,7 @@ public final class BlockRecord {
         .append(",\"rebuild_ms\":").append(String.format(Locale.ROOT, "%.3f", rebuildNanos / 1e6))
         .append(",\"rebuild_aborts\":").append(rebuildAborts)
         .append(",\"busy\":").append(array(busy))
+        .append(",\"failed\":").append(failure == null ? "null" : quote(failure))
         .append('}');
     return b.toString();
   }

@@ -88,6 +88,16 @@ public final class StatsLog implements AutoCloseable {
     writer.setDaemon(true);
   }
 
+  /** A record of a block read (a range of it) starting at {@code nowNanos}, sent here once done. */
+  public BlockRecord read(String file, long blockId, long nowNanos) {
+    return BlockRecord.read(file, blockId, nowNanos).to(this);
+  }
+
+  /** A record of a block written starting at {@code nowNanos}, sent here once done. */
+  public BlockRecord write(String file, long blockId, long nowNanos) {
+    return BlockRecord.write(file, blockId, nowNanos).to(this);
+  }
+
   /** Offers a finished record; drops and counts it if the queue is full. Never blocks. */
   public void record(BlockRecord r) {
     if (!queue.offer(r)) {

@@ -2,13 +2,16 @@ package io.curtail.client.trace;
 
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
+import java.util.concurrent.TimeUnit;
 
-/** A {@link BlockSpan} on OpenTelemetry; loaded only when {@link Tracing} found the API. */
-final class OpenTelemetrySpan implements BlockSpan {
+/**
+ * A block's span on OpenTelemetry, its events what changed the block's course; loaded only when
+ * {@link Tracing} found the API. Thread-safe, as OpenTelemetry's spans are.
+ */
+final class OpenTelemetrySpan implements BlockObserver {
   private final Span span;
 
   private OpenTelemetrySpan(Span span) {
@@ -19,27 +22,48 @@ final class OpenTelemetrySpan implements BlockSpan {
     return Context.current();
   }
 
-  static BlockSpan start(String name, Object parent, String file, long blockId) {
-    Tracer tracer = GlobalOpenTelemetry.getTracer("io.curtail.client");
+  static BlockObserver start(String name, Object parent, String file, long blockId) {
     Context context = parent instanceof Context ? (Context) parent : Context.current();
-    Span span = tracer.spanBuilder(name).setParent(context)
+    return new OpenTelemetrySpan(GlobalOpenTelemetry.getTracer("io.curtail.client")
+        .spanBuilder(name).setParent(context)
         .setAttribute("hdfs.file", file)
         .setAttribute("hdfs.block.id", blockId)
-        .startSpan();
-    return new OpenTelemetrySpan(span);
+        .startSpan());
   }
 
   @Override
-  public void event(String name, String... keysAndValues) {
-    AttributesBuilder a = Attributes.builder();
-    for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
-      a.put(keysAndValues[i], keysAndValues[i + 1]);
-    }
-    span.addEvent(name, a.build());
+  public void hedgeTried(String from, String to, long offset, long thresholdNanos) {
+    span.addEvent("hedge", Attributes.builder().put("from", from).put("to", to)
+        .put("offset", offset).put("threshold.ms", TimeUnit.NANOSECONDS.toMillis(thresholdNanos))
+        .build());
   }
 
   @Override
-  public void end(long bytes) {
+  public void hedgeWon(String to) {
+    span.addEvent("hedge.won", Attributes.builder().put("to", to).build());
+  }
+
+  @Override
+  public void replaced(int position, String replaced, String by, String reason,
+      String evidence) {
+    span.addEvent("replacement", Attributes.builder().put("position", position)
+        .put("replaced", replaced).put("by", by).put("reason", reason).put("evidence", evidence)
+        .build());
+  }
+
+  @Override
+  public void rebuilt(long nanos, int aborts) {
+    span.addEvent("rebuild", Attributes.builder()
+        .put("ms", TimeUnit.NANOSECONDS.toMillis(nanos)).put("aborted", aborts).build());
+  }
+
+  @Override
+  public void failed(String reason) {
+    span.setStatus(StatusCode.ERROR, reason);
+  }
+
+  @Override
+  public void done(long bytes, long nowNanos) {
     span.setAttribute("hdfs.bytes", bytes);
     span.end();
   }

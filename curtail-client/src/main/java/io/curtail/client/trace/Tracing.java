@@ -32,7 +32,7 @@ public final class Tracing {
    * A span named {@code name} for block {@code blockId} of {@code file}, a child of
    * {@code parent} (from {@link #currentContext}) or, if null, of the calling thread's context.
    */
-  public static BlockSpan start(String name, Object parent, String file, long blockId) {
-    return PRESENT ? OpenTelemetrySpan.start(name, parent, file, blockId) : BlockSpan.NONE;
+  public static BlockObserver start(String name, Object parent, String file, long blockId) {
+    return PRESENT ? OpenTelemetrySpan.start(name, parent, file, blockId) : BlockObserver.NONE;
   }
 }

@@ -52,9 +52,14 @@ public final class Replacement {
     return attributedExactly;
   }
 
+  /** How the slow DataNode was told apart from the others, in words. */
+  public String howFound() {
+    return attributedExactly ? "every share measured" : "found by elimination";
+  }
+
   @Override
   public String toString() {
     return "replaced " + replaced() + " at position " + position + " of " + pipeline + " with "
-        + replacement + (attributedExactly ? " (every share measured)" : " (found by elimination)");
+        + replacement + " (" + howFound() + ")";
   }
 }

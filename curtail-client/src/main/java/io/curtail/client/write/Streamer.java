@@ -1,9 +1,7 @@
 package io.curtail.client.write;
 
 import io.curtail.client.metrics.ClientMetrics;
-import io.curtail.client.stats.BlockRecord;
-import io.curtail.client.stats.StatsLog;
-import io.curtail.client.trace.BlockSpan;
+import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.wire.Abortable;
@@ -65,12 +63,13 @@ final class Streamer {
   private Thread ackThread;
   private long bytesSent;
   private ExtendedBlock previous;
-  /** The current block's statistics record; null without statistics or between blocks. */
-  private BlockRecord record;
   /** The trace context of the thread that created the stream: blocks' spans are its children. */
   private final Object traceParent = Tracing.currentContext();
-  /** The current block's span; none between blocks (and for a block an append continues). */
-  private BlockSpan span = BlockSpan.NONE;
+  /**
+   * Who watches the current block (its statistics record, its span); nobody between blocks, nor
+   * for a block an append continues.
+   */
+  private BlockObserver observer = BlockObserver.NONE;
   /** Set while the pipeline of an appended block has yet to be set up. */
   private BlockConstructionStage appendStage;
   /** Where the writer's first byte goes in its block: past the data of a continued block. */
@@ -185,9 +184,9 @@ final class Streamer {
         LOG.warn("Writing failed file={}", src, e);
       }
       queue.fail(e instanceof IOException ? (IOException) e : new IOException(e));
-      span.event("failed", "reason", String.valueOf(e.getMessage()));
-      span.end(queue.bytesAcked());
-      span = BlockSpan.NONE;
+      observer.failed(e.getMessage());
+      observer.done(queue.bytesAcked(), ctx.clock.nanoTime());
+      observer = BlockObserver.NONE;
       abandonEmptyBlock();
     } finally {
       stopPipeline();
@@ -266,11 +265,8 @@ final class Streamer {
             BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
             layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
         ctx.blocks.increment();
-        span = Tracing.start("curtail.block.write", traceParent, src, block.getBlockId());
-        if (ctx.stats != null) {
-          record = BlockRecord.write(src, block.getBlockId(), ctx.clock.nanoTime());
-          record.dataNodes(Arrays.asList(targets.addresses()));
-        }
+        observer = ctx.observe(src, block.getBlockId(), traceParent);
+        observer.dataNodes(Arrays.asList(targets.addresses()));
         return;
       } catch (Pipeline.SetupException e) {
         DatanodeInfo bad = targets.nodes[e.badIndex];
@@ -290,16 +286,9 @@ final class Streamer {
   private void endBlock() throws IOException {
     stopPipeline();
     previous = acknowledged();
-    span.end(queue.bytesAcked());
-    span = BlockSpan.NONE;
-    StatsLog stats = ctx.stats;
-    if (record != null && stats != null) {
-      record.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
-      record.rebuilt(0, repair.abortedAttempts());
-      record.done(queue.bytesAcked(), ctx.clock.nanoTime());
-      stats.record(record);
-    }
-    record = null;
+    observer.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
+    observer.done(queue.bytesAcked(), ctx.clock.nanoTime());
+    observer = BlockObserver.NONE;
     block = null;
     targets = null;
     repair.blockEnded();
@@ -416,10 +405,7 @@ final class Streamer {
     LOG.warn("Recovering file={} block={} without datanode={} reason={}", src, block,
         targets.nodes[bad], f.getMessage());
     repair.failed.add(targets.nodes[bad]);
-    if (record != null) {
-      record.replaced(bad, targets.nodes[bad].getXferAddr(), "", "failed", f.getMessage());
-    }
-    span.event("pipeline.recovery", "dropped", targets.nodes[bad].getXferAddr(), "reason",
+    observer.replaced(bad, targets.nodes[bad].getXferAddr(), "", "failed",
         String.valueOf(f.getMessage()));
     if (acked == 0 && appendStage == null && !closing) {
       // Nothing on disk to keep: a fresh block is simpler than a recovered one.
@@ -466,30 +452,21 @@ final class Streamer {
       return;
     }
     long rebuildStart = ctx.clock.nanoTime();
+    int abortedBefore = repair.abortedAttempts();
     Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,
         layout.packetsLeftInBlock(queue.bytesAcked()));
-    long rebuildNanos = ctx.clock.nanoTime() - rebuildStart;
-    if (record != null) {
-      record.rebuilt(rebuildNanos, 0);
-    }
-    span.event("rebuild", "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(rebuildNanos)),
-        "aborted", Integer.toString(repair.abortedAttempts()),
-        "done", Boolean.toString(next != null));
+    observer.rebuilt(ctx.clock.nanoTime() - rebuildStart,
+        repair.abortedAttempts() - abortedBefore);
     if (next != null) {
       String newcomer = next.nodes[PipelineRepair.newcomer(before, next)].getXferAddr();
-      span.event("replacement", "position", Integer.toString(stop.failFast.replaceIndex()),
-          "replaced", before.nodes[stop.failFast.replaceIndex()].getXferAddr(), "by", newcomer,
-          "reason", "slow", "evidence", stop.failFast.toString());
-      if (record != null) {
-        int at = stop.failFast.replaceIndex();
-        record.replaced(at, before.nodes[at].getXferAddr(), newcomer, "slow", "p95 per DataNode "
-            + stop.stats + ", " + stop.failFast
-            + (stop.attributedExactly ? ", every share measured" : ", found by elimination"));
-      }
-      ctx.replaced(new Replacement(before.addresses(), stop.failFast.replaceIndex(), newcomer,
-          stop.attributedExactly));
-      LOG.info("Replaced file={} block={} datanode={} with={}", src, block,
-          before.nodes[stop.failFast.replaceIndex()], newcomer);
+      Replacement r = new Replacement(before.addresses(), stop.failFast.replaceIndex(), newcomer,
+          stop.attributedExactly);
+      ctx.replaced(r);
+      String evidence = "p95 per DataNode " + stop.stats + ", " + stop.failFast + ", "
+          + r.howFound();
+      observer.replaced(r.position(), r.replaced(), newcomer, "slow", evidence);
+      LOG.info("Replaced file={} block={} datanode={} with={} evidence={}", src, block,
+          r.replaced(), newcomer, evidence);
     }
     reopen(next != null ? next : before, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
   }

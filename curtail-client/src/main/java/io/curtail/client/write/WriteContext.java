@@ -8,6 +8,8 @@ import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
+import io.curtail.client.trace.BlockObserver;
+import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
@@ -88,7 +90,7 @@ public final class WriteContext implements AutoCloseable {
   final LongAdder rebuildsAborted = new LongAdder();
   final LongAdder recoveries = new LongAdder();
   /** Where each block's record goes; null for nowhere. */
-  volatile StatsLog stats;
+  private volatile StatsLog stats;
   /** The latest replacements, newest last, at most {@link #RECENT_REPLACEMENTS}. */
   private final Deque<Replacement> recentReplacements = new ArrayDeque<>();
 
@@ -303,6 +305,17 @@ public final class WriteContext implements AutoCloseable {
 
   public long recoveries() {
     return recoveries.sum();
+  }
+
+  /**
+   * Who watches the writing of {@code blockId}: its statistics record, its span (a child of
+   * {@code traceParent}, the stream creator's context), both or nobody.
+   */
+  BlockObserver observe(String file, long blockId, Object traceParent) {
+    StatsLog log = stats;
+    return BlockObserver.both(
+        log == null ? BlockObserver.NONE : log.write(file, blockId, clock.nanoTime()),
+        Tracing.start("curtail.block.write", traceParent, file, blockId));
   }
 
   /** Sends a record of every block from now on to {@code log}. */

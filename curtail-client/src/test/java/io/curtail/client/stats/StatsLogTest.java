@@ -32,8 +32,8 @@ class StatsLogTest {
       r.done(4 << 20, 2_000_000_000L);
       log.record(r);
       BlockRecord read = BlockRecord.read("/b", 7, 0);
-      read.hedgeTried("10.0.0.3:9866");
-      read.hedgeWon();
+      read.hedgeTried("10.0.0.1:9866", "10.0.0.3:9866", 0, 50_000_000L);
+      read.hedgeWon("10.0.0.3:9866");
       read.done(1 << 20, 500_000_000L);
       log.record(read);
     }
