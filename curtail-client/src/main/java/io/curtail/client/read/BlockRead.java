@@ -127,14 +127,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   }
 
   /**
-   * The next bytes of the range (valid until the next call), or null when it is done; then the
-   * connection is readied for reuse, waiting for the DataNode's trailing packet no longer than a
-   * packet may take before it is hedged.
+   * The next bytes of the range (valid until the next call), or null when it is done (and then
+   * finished, see {@link #finishRange}).
    */
   ByteBuffer next() throws IOException {
-    if (position >= end && reader != null) {
-      reader.finishRange((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(thresholdNanos)));
-    }
+    finishRange();
     while (position < end) {
       if (reader != null && ++packetsSinceLook >= LOOK_EVERY_PACKETS) {
         leaveIfKnownSlow();
@@ -394,10 +391,26 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     });
   }
 
+  /**
+   * Once the whole range was delivered, readies the connection for reuse (the DataNode's trailing
+   * packet, then the read's status), waiting no longer than a packet may take before it is hedged.
+   */
+  private void finishRange() {
+    if (position >= end && reader != null) {
+      reader.finishRange((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(thresholdNanos)));
+    }
+  }
+
+  /**
+   * Ends the read. A range delivered whole is finished first, so that its connection goes back
+   * to the pool even when the reader never asked past its last byte: a stream read to its
+   * length and closed, or one that stopped at the end of the file.
+   */
   @Override
   public void close() {
     ctx.unwatch(this);
     observer.done(position - start, ctx.clock.nanoTime());
+    finishRange();
     if (reader != null) {
       reader.close();
       reader = null;

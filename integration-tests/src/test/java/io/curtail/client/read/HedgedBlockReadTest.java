@@ -131,6 +131,35 @@ class HedgedBlockReadTest {
     assertArrayEquals(SeededData.bytes(seed, BLOCK), all.array());
   }
 
+  /**
+   * A read that delivered its whole range gives its connection back on close even if nobody
+   * asked past the last byte (a stream read to its length, or stopped at the end of the file):
+   * otherwise every whole-file read would pay a new connection, and a new connection's small TCP
+   * window, for the next. One closed mid-range never gives it back.
+   */
+  @Test
+  void aRangeReadWholeGivesItsConnectionBackEvenIfNotAskedPastItsEnd() throws IOException {
+    LocatedBlock block = blockOn(0, 3, 3);
+    try (ReadContext ctx = context()) {
+      ByteBuffer all = ByteBuffer.allocate(BLOCK);
+      try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
+          ReplicaPlan.of(ctx, block), 0, BLOCK)) {
+        while (all.hasRemaining()) {
+          all.put(read.next());
+        }
+      }
+      assertArrayEquals(SeededData.bytes(3, BLOCK), all.array());
+      assertEquals(1, ctx.connections.size(), "the whole range was read: its connection is kept");
+      try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
+          ReplicaPlan.of(ctx, block), 0, BLOCK)) {
+        ByteBuffer first = read.next();
+        assertEquals(SeededData.bytes(3, BLOCK)[0], first.get(first.position()));
+        assertEquals(0, ctx.connections.size(), "the next read took the pooled connection");
+      }
+      assertEquals(0, ctx.connections.size(), "closed mid-range: the connection is not kept");
+    }
+  }
+
   @Test
   void aHedgeOvertakesAThrottledPrimaryAndTheReadCarriesOnFromIt() throws IOException {
     LocatedBlock block = blockOn(0, 3, 1);
