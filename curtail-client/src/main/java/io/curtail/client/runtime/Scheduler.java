@@ -36,7 +36,7 @@ public interface Scheduler extends AutoCloseable {
   }
 
   /** Threads named {@code prefix-1}, {@code prefix-2}, …, all daemons: never keep a JVM alive. */
-  static ThreadFactory daemonThreads(String prefix) {
+  public static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
       Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());

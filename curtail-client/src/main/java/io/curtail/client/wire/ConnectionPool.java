@@ -1,6 +1,7 @@
 package io.curtail.client.wire;
 
 import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Scheduler;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -11,6 +12,8 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.net.Peer;
 
 /**
@@ -25,7 +28,10 @@ import org.apache.hadoop.hdfs.net.Peer;
  * ({@link #shared}): stock clients of a JVM keep one {@code PeerCache} per client context, so a
  * file system made for each task (or each benchmark batch) finds the last one's connections; a
  * pool per file system would pay a TCP connect, a DataNode thread's start and the SASL check
- * again each time. Thread-safe.
+ * again each time, and a new connection's receive window starts small. Like stock's cache, a
+ * shared pool outlives the file systems that used it by {@code expiryNanos} (its connections
+ * could not be used after that anyway), so a file system made just after finds them; then it is
+ * closed. Thread-safe.
  */
 public final class ConnectionPool implements AutoCloseable {
   /**
@@ -76,6 +82,15 @@ public final class ConnectionPool implements AutoCloseable {
   private static final int REQUEST_BUFFER_BYTES = 1024;
 
   private static final Map<String, ConnectionPool> SHARED = new HashMap<>();
+  /** Closes shared pools left unused; its one thread lives only while a close is pending. */
+  private static final ScheduledThreadPoolExecutor CLOSER = closer();
+
+  private static ScheduledThreadPoolExecutor closer() {
+    ScheduledThreadPoolExecutor e =
+        new ScheduledThreadPoolExecutor(0, Scheduler.daemonThreads("curtail-pool-closer"));
+    e.setKeepAliveTime(1, TimeUnit.SECONDS); // not a wake-up every 10 ms while one is pending
+    return e;
+  }
 
   /** Its key in {@link #SHARED}, null for a pool of its own. */
   private final String key;
@@ -117,8 +132,9 @@ public final class ConnectionPool implements AutoCloseable {
   }
 
   /**
-   * Gives back a pool from {@link #shared}; the last user's release closes it. A pool of its own
-   * is closed at once.
+   * Gives back a pool from {@link #shared}. After the last user's release the pool is closed
+   * once its connections expire, unless a new user came for it by then. A pool of its own is
+   * closed at once.
    */
   public void release() {
     if (key != null) {
@@ -126,8 +142,20 @@ public final class ConnectionPool implements AutoCloseable {
         if (--users > 0) {
           return;
         }
-        SHARED.remove(key, this);
       }
+      CLOSER.schedule(this::closeIfUnused, expiryNanos, TimeUnit.NANOSECONDS);
+      return;
+    }
+    close();
+  }
+
+  /** Closes and forgets a shared pool nobody uses; does nothing to one in use. */
+  void closeIfUnused() {
+    synchronized (SHARED) {
+      if (users > 0) {
+        return;
+      }
+      SHARED.remove(key, this);
     }
     close();
   }

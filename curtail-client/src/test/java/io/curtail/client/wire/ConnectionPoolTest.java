@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hdfs.net.Peer;
 import org.junit.jupiter.api.Test;
@@ -49,10 +50,11 @@ class ConnectionPoolTest {
   }
 
   @Test
-  void sharedByFileSystemsOfOneContextUntilTheLastReleases() throws IOException {
-    ConnectionPool a = ConnectionPool.shared("ctx-test", now::get, 4, EXPIRY);
-    ConnectionPool b = ConnectionPool.shared("ctx-test", now::get, 4, EXPIRY);
-    ConnectionPool other = ConnectionPool.shared("ctx-other", now::get, 4, EXPIRY);
+  void sharedByFileSystemsOfOneContextAndKeptUntilItsConnectionsExpire() throws IOException {
+    long expiry = TimeUnit.MINUTES.toNanos(1); // the closing timer never fires in this test
+    ConnectionPool a = ConnectionPool.shared("ctx-test", now::get, 4, expiry);
+    ConnectionPool b = ConnectionPool.shared("ctx-test", now::get, 4, expiry);
+    ConnectionPool other = ConnectionPool.shared("ctx-other", now::get, 4, expiry);
     assertSame(a, b);
     assertTrue(a != other);
     ConnectionPool.Connection c = connection("dn1:9866");
@@ -60,10 +62,34 @@ class ConnectionPoolTest {
     a.release(); // one file system closes: the next one finds the connection
     assertSame(c, b.take("dn1:9866"));
     b.give(c);
-    b.release();
-    assertTrue(c.socket.isClosed(), "the last release closes what is idle");
-    assertTrue(ConnectionPool.shared("ctx-test", now::get, 4, EXPIRY) != a, "and forgets it");
+    b.release(); // the last: the pool waits for a file system made soon after, as stock's does
+    ConnectionPool again = ConnectionPool.shared("ctx-test", now::get, 4, expiry);
+    assertSame(a, again);
+    assertSame(c, again.take("dn1:9866"));
+    again.give(c);
+    again.release();
+    again.closeIfUnused(); // what the timer does once the connections expired
+    assertTrue(c.socket.isClosed(), "closed once unused");
+    ConnectionPool fresh = ConnectionPool.shared("ctx-test", now::get, 4, expiry);
+    assertTrue(fresh != a, "and forgotten");
+    fresh.release();
+    fresh.closeIfUnused();
     other.release();
+    other.closeIfUnused();
+  }
+
+  @Test
+  void aPoolInUseIsNotClosedByTheTimerOfAnEarlierRelease() throws IOException {
+    ConnectionPool a = ConnectionPool.shared("ctx-timer", now::get, 4, 1);
+    a.release(); // its close is scheduled at once
+    ConnectionPool b = ConnectionPool.shared("ctx-timer", now::get, 4, 1);
+    ConnectionPool.Connection c = connection("dn1:9866");
+    b.give(c);
+    b.closeIfUnused();
+    assertTrue(!c.socket.isClosed(), "in use again: kept");
+    b.release();
+    b.closeIfUnused();
+    assertTrue(c.socket.isClosed());
   }
 
   @Test
