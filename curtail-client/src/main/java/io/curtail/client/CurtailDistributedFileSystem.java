@@ -9,6 +9,8 @@ import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
+import io.curtail.client.stats.MeasuredInputStream;
+import io.curtail.client.stats.MeasuredOutputStream;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
@@ -37,6 +39,7 @@ import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
+import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
@@ -92,8 +95,11 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     StorageStatistics ops = GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME);
     opCounts = ops instanceof DFSOpsCountStatistics ? (DFSOpsCountStatistics) ops : null;
     LOG.debug("Curtail initialised uri={} config={}", uri, parsed);
+    if (!parsed.statsDir().isEmpty()) {
+      stats = openStats(parsed);
+    }
     if (parsed.allTechniquesOff()) {
-      return; // the stock file system, exactly
+      return; // the stock file system, exactly (its streams timed if statistics are on)
     }
     runtime = CurtailRuntime.acquire(getUri().getAuthority(), parsed);
     ClientMetrics.register();
@@ -119,8 +125,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       writes = new WriteContext(parsed, getClient(), runtime, factory,
           Scheduler.daemon(name + "-writer-timer"));
     }
-    if (!parsed.statsDir().isEmpty()) {
-      stats = openStats(parsed);
+    if (stats != null) {
       if (reads != null) {
         reads.logStatsTo(stats);
       }
@@ -208,8 +213,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       int bufferSize, short replication, long blockSize, Progressable progress,
       ChecksumOpt checksumOpt) throws IOException {
     if (writes == null) {
-      return super.create(f, permission, flags, bufferSize, replication, blockSize, progress,
-          checksumOpt);
+      return measured(super.create(f, permission, flags, bufferSize, replication, blockSize,
+          progress, checksumOpt), f, blockSize);
     }
     return create(f, permission, flags, bufferSize, replication, blockSize, progress,
         checksumOpt, null);
@@ -238,8 +243,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       EnumSet<CreateFlag> flags, int bufferSize, short replication, long blockSize,
       Progressable progress) throws IOException {
     if (writes == null) {
-      return super.createNonRecursive(f, permission, flags, bufferSize, replication, blockSize,
-          progress);
+      return measured(super.createNonRecursive(f, permission, flags, bufferSize, replication,
+          blockSize, progress), f, blockSize);
     }
     countWrite(DFSOpsCountStatistics.OpType.CREATE_NON_RECURSIVE);
     if (flags.contains(CreateFlag.OVERWRITE)) {
@@ -273,7 +278,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   public FSDataOutputStream append(Path f, EnumSet<CreateFlag> flags, int bufferSize,
       Progressable progress, InetSocketAddress[] favoredNodes) throws IOException {
     if (writes == null) {
-      return super.append(f, flags, bufferSize, progress, favoredNodes);
+      FSDataOutputStream out = super.append(f, flags, bufferSize, progress, favoredNodes);
+      return stats == null ? out : measured(out, f, getFileStatus(f).getBlockSize());
     }
     countWrite(DFSOpsCountStatistics.OpType.APPEND);
     return resolve(f, p -> {
@@ -299,7 +305,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     if (reads == null) {
-      return super.open(f, bufferSize);
+      return measured(super.open(f, bufferSize), f);
     }
     // As the stock open does: count the operation, resolve symlinks, then open.
     statistics.incrementReadOps(1);
@@ -321,6 +327,34 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
         throw e;
       }
     }, (fs, p) -> fs.open(p, bufferSize));
+  }
+
+  /**
+   * A stock input stream, timed per block when statistics are on ({@link MeasuredInputStream}):
+   * then a plain {@link FSDataInputStream}, as Curtail's are. Erasure-coded and encrypted files
+   * keep stock's stream untimed.
+   */
+  private FSDataInputStream measured(FSDataInputStream in, Path f) {
+    if (stats == null || !(in.getWrappedStream() instanceof DFSInputStream)
+        || in.getWrappedStream() instanceof DFSStripedInputStream) {
+      return in;
+    }
+    return new FSDataInputStream(new MeasuredInputStream((DFSInputStream) in.getWrappedStream(),
+        stats, fixRelativePart(f).toUri().getPath()));
+  }
+
+  /**
+   * A stock output stream, timed per block when statistics are on ({@link MeasuredOutputStream}):
+   * then a plain {@link FSDataOutputStream}, as Curtail's are. Erasure-coded files keep stock's
+   * stream untimed.
+   */
+  private FSDataOutputStream measured(FSDataOutputStream out, Path f, long blockSize) {
+    if (stats == null || out.getWrappedStream() instanceof DFSStripedOutputStream) {
+      return out;
+    }
+    // The stock stream counts the bytes in this file system's statistics already.
+    return new FSDataOutputStream(new MeasuredOutputStream(out, getClient(), stats,
+        fixRelativePart(f).toUri().getPath(), blockSize), null, out.getPos());
   }
 
   /** An operation on a path of this file system, once symlinks are resolved. */

@@ -20,7 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,19 +41,31 @@ class BlockStatsTest {
   Path dir;
 
   private CurtailDistributedFileSystem curtail(String statsDir) throws IOException {
+    return curtail(statsDir, "all=100:failfast+smart");
+  }
+
+  private CurtailDistributedFileSystem curtail(String statsDir, String cohorts)
+      throws IOException {
     Map<String, String> m = new HashMap<>();
     m.put("curtail.knowledge.scope", "stats-test");
     m.put("curtail.stats.dir", statsDir);
-    m.put("curtail.ab.cohorts", "all=100:failfast+smart");
+    m.put("curtail.ab.cohorts", cohorts);
     m.put("curtail.ab.host", "worker-7");
     return CLUSTER.cluster().curtailFileSystem(m);
   }
 
-  @Test
-  void everyBlockReadAndWrittenIsOneRecord() throws IOException {
+  /**
+   * Cohort {@code all} reads and writes through Curtail's streams; cohort {@code control}
+   * ({@code none}) through stock's, timed per block so that the control has records too.
+   */
+  @ParameterizedTest
+  @CsvSource({"all=100:failfast+smart, all, curtail", "control=100:none, control, stock"})
+  void everyBlockReadAndWrittenIsOneRecord(String cohorts, String cohort, String stream)
+      throws IOException {
     long length = 2 * BLOCK + 1000;
-    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/stats/f");
-    try (CurtailDistributedFileSystem fs = curtail(dir.toString())) {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/stats/f-" + cohort);
+    List<Long> blockIds = new ArrayList<>();
+    try (CurtailDistributedFileSystem fs = curtail(dir.toString(), cohorts)) {
       SeededData.create(fs, file, 11, length);
       SeededData.verify(fs, file, 11, length); // sequential: a record per block
       byte[] got = new byte[4096];
@@ -60,22 +75,30 @@ class BlockStatsTest {
       byte[] want = new byte[4096];
       SeededData.check(got, got.length, 11, BLOCK - 1000, want, file.toString());
       assertEquals(0, fs.statsDropped());
+      for (LocatedBlock b : fs.getClient().getLocatedBlocks(file.toString(), 0)
+          .getLocatedBlocks()) {
+        blockIds.add(b.getBlock().getBlockId());
+      }
     }
     List<JsonNode> records = records();
     long written = 0;
     long read = 0;
     int writes = 0;
     int reads = 0;
+    List<Long> writtenIds = new ArrayList<>();
     for (JsonNode r : records) {
-      assertEquals("all", r.get("cohort").asText());
+      assertEquals(cohort, r.get("cohort").asText());
+      assertEquals(stream, r.get("stream").asText());
       assertEquals("worker-7", r.get("host").asText());
-      assertEquals("/stats/f", r.get("file").asText());
+      assertEquals(file.toString(), r.get("file").asText());
+      assertTrue(blockIds.contains(r.get("block").asLong()), r.toString());
       assertTrue(r.get("client").asText().startsWith("DFSClient"), r.toString());
       assertTrue(r.get("datanodes").size() >= 1, r.toString());
       assertTrue(r.get("duration_ms").asDouble() >= 0, r.toString());
       if (r.get("dir").asText().equals("write")) {
         writes++;
         written += r.get("bytes").asLong();
+        writtenIds.add(r.get("block").asLong());
         assertEquals(3, r.get("datanodes").size(), r.toString());
       } else {
         reads++;
@@ -83,6 +106,7 @@ class BlockStatsTest {
       }
     }
     assertEquals(3, writes);
+    assertEquals(blockIds, writtenIds, "each block once, in order");
     assertEquals(length, written);
     assertEquals(3 + 2, reads);
     assertEquals(length + 4096, read);

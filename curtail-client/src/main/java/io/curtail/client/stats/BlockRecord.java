@@ -16,6 +16,8 @@ public final class BlockRecord implements BlockObserver {
   private static final int MAX_LISTED = 16;
 
   private final String direction;
+  /** Whose streams moved the bytes: {@code curtail}, or {@code stock} (techniques off). */
+  private final String stream;
   private final String file;
   private final long blockId;
   private final long startMillis;
@@ -34,22 +36,37 @@ public final class BlockRecord implements BlockObserver {
   /** Where the record goes once done; null for nowhere (the caller hands it on). */
   private StatsLog log;
 
-  private BlockRecord(String direction, String file, long blockId, long startNanos) {
+  private BlockRecord(String direction, String stream, String file, long blockId,
+      long startNanos, long startMillis) {
     this.direction = direction;
+    this.stream = stream;
     this.file = file;
     this.blockId = blockId;
-    this.startMillis = System.currentTimeMillis();
+    this.startMillis = startMillis;
     this.startNanos = startNanos;
   }
 
-  /** A block read (a range of it) that starts now, {@code nowNanos} on the client's clock. */
+  /** A block read (a range of it) by Curtail's stream that starts now, {@code nowNanos}. */
   public static BlockRecord read(String file, long blockId, long nowNanos) {
-    return new BlockRecord("read", file, blockId, nowNanos);
+    return new BlockRecord("read", "curtail", file, blockId, nowNanos,
+        System.currentTimeMillis());
   }
 
-  /** A block written that starts now. */
+  /** A block written by Curtail's stream that starts now. */
   public static BlockRecord write(String file, long blockId, long nowNanos) {
-    return new BlockRecord("write", file, blockId, nowNanos);
+    return new BlockRecord("write", "curtail", file, blockId, nowNanos,
+        System.currentTimeMillis());
+  }
+
+  /**
+   * A block read ({@code write} false) or written by a stock stream, begun at
+   * {@code startNanos} (the client's clock) and {@code startMillis} (epoch): its record is made
+   * once the block is known, after the fact.
+   */
+  static BlockRecord stock(boolean write, String file, long blockId, long startNanos,
+      long startMillis) {
+    return new BlockRecord(write ? "write" : "read", "stock", file, blockId, startNanos,
+        startMillis);
   }
 
   /** Sends this record to {@code log} once done. */
@@ -124,6 +141,7 @@ public final class BlockRecord implements BlockObserver {
         .append(",\"file\":").append(quote(file))
         .append(",\"block\":").append(blockId)
         .append(",\"dir\":\"").append(direction).append('"')
+        .append(",\"stream\":\"").append(stream).append('"')
         .append(",\"bytes\":").append(bytes)
         .append(",\"start_ms\":").append(startMillis)
         .append(",\"duration_ms\":").append(String.format(Locale.ROOT, "%.3f", ms))

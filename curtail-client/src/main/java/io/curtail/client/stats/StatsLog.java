@@ -98,6 +98,15 @@ public final class StatsLog implements AutoCloseable {
     return BlockRecord.write(file, blockId, nowNanos).to(this);
   }
 
+  /**
+   * A record of a block a stock stream read ({@code write} false) or wrote, begun at
+   * {@code startNanos} and {@code startMillis}, sent here once done.
+   */
+  public BlockRecord stock(boolean write, String file, long blockId, long startNanos,
+      long startMillis) {
+    return BlockRecord.stock(write, file, blockId, startNanos, startMillis).to(this);
+  }
+
   /** Offers a finished record; drops and counts it if the queue is full. Never blocks. */
   public void record(BlockRecord r) {
     if (!queue.offer(r)) {
