@@ -85,6 +85,12 @@ public final class Main implements Callable<Integer> {
           + " the paper's §6.2 setting).")
   long hedgeThresholdMs;
 
+  @Option(names = "--cohorts", paramLabel = "COHORTS", defaultValue = "",
+      description = "A/B cohorts for the curtail-ab mode, as curtail.ab.cohorts (e.g."
+          + " control=50:none,all=50:failfast+smart): a batch per cohort, each as a host the"
+          + " cohorts place in it, writing per-block statistics under the results.")
+  String cohorts;
+
   @Option(names = "-D", paramLabel = "KEY=VALUE",
       description = "A client setting (curtail.* or Hadoop), applied under every mode.")
   Map<String, String> settings = new LinkedHashMap<>();
@@ -163,6 +169,9 @@ public final class Main implements Callable<Integer> {
             + t);
       }
     }
+    if (!cohorts.isEmpty()) {
+      Mode.cohortHosts(cohorts); // a bad definition fails here, before any cluster starts
+    }
     Duration duration = Duration.ofMillis((long) (durationMinutes * 60_000));
     try {
       CurtailConfig.from(settings); // a bad curtail.* value fails here, before any cluster starts
@@ -177,7 +186,7 @@ public final class Main implements Callable<Integer> {
       stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
       Runner runner = new Runner(target, settings, seed, epoch, !duration.isZero());
       Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds,
-          new File(resultsDir, "stats").getPath());
+          new File(resultsDir, "stats").getPath(), cohorts);
       new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
           new Progress(stderr, terminal)).run(result);
     }

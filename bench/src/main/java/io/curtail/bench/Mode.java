@@ -1,10 +1,14 @@
 package io.curtail.bench;
 
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.conf.InvalidConfigException;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,9 +67,16 @@ public enum Mode {
     }
 
     @Override
-    List<Long> sweptThresholds(Scenario s, Options o) {
-      return s.hasFault() && s.workload().preads() ? o.stockBestThresholdsMillis
-          : Collections.emptyList();
+    Map<String, Map<String, String>> variants(Scenario s, Options o) {
+      if (!s.hasFault() || !s.workload().preads()) {
+        return super.variants(s, o);
+      }
+      Map<String, Map<String, String>> out = new LinkedHashMap<>();
+      for (long ms : o.stockBestThresholdsMillis) {
+        out.put("@" + ms + "ms",
+            Collections.singletonMap("dfs.client.hedged.read.threshold.millis", "" + ms));
+      }
+      return out;
     }
 
     @Override
@@ -122,6 +133,31 @@ public enum Mode {
     @Override
     boolean appliesTo(Scenario s) {
       return !s.hasFault();
+    }
+  },
+  /**
+   * Curtail under A/B cohorts ({@code --cohorts}, as {@code curtail.ab.cohorts}), one variant per
+   * cohort, labelled {@code curtail-ab@<cohort>}: each emulates a host the cohorts place in it
+   * ({@code curtail.ab.host}) and writes per-block statistics, so that the statistics analyzer's
+   * comparison of cohorts can be checked against the benchmark's own of the same batches. Runs
+   * only with {@code --cohorts}.
+   */
+  CURTAIL_AB("curtail-ab", true) {
+    @Override
+    public void configure(Configuration conf, Options o) {
+      curtail(conf, "smart", o);
+      conf.set("curtail.ab.cohorts", o.cohorts);
+      conf.set("curtail.stats.dir", o.statsDir);
+    }
+
+    @Override
+    Map<String, Map<String, String>> variants(Scenario s, Options o) {
+      Map<String, Map<String, String>> out = new LinkedHashMap<>();
+      if (!o.cohorts.isEmpty()) {
+        cohortHosts(o.cohorts).forEach((cohort, host) ->
+            out.put("@" + cohort, Collections.singletonMap("curtail.ab.host", host)));
+      }
+      return out;
     }
   },
   /**
@@ -185,24 +221,22 @@ public enum Mode {
     final long hedgeThresholdMillis;
     /** The hedge thresholds {@code stock-best} is run at, each its own batch. */
     final List<Long> stockBestThresholdsMillis;
-    /** Where {@code curtail-stats} writes its per-block statistics. */
+    /** Where {@code curtail-stats} and {@code curtail-ab} write their per-block statistics. */
     final String statsDir;
+    /** The A/B cohorts {@code curtail-ab} runs, as {@code curtail.ab.cohorts}; empty, none. */
+    final String cohorts;
 
     public Options(long hedgeThresholdMillis) {
       this(hedgeThresholdMillis, Collections.singletonList(hedgeThresholdMillis),
-          new File(System.getProperty("java.io.tmpdir"), "curtail-bench-stats").getPath());
+          new File(System.getProperty("java.io.tmpdir"), "curtail-bench-stats").getPath(), "");
     }
 
     public Options(long hedgeThresholdMillis, List<Long> stockBestThresholdsMillis,
-        String statsDir) {
+        String statsDir, String cohorts) {
       this.hedgeThresholdMillis = hedgeThresholdMillis;
       this.stockBestThresholdsMillis = stockBestThresholdsMillis;
       this.statsDir = statsDir;
-    }
-
-    /** The same options with the hedge threshold at {@code millis}. */
-    Options withHedgeThreshold(long millis) {
-      return new Options(millis, stockBestThresholdsMillis, statsDir);
+      this.cohorts = cohorts;
     }
   }
 
@@ -236,11 +270,47 @@ public enum Mode {
   }
 
   /**
-   * The hedge thresholds to run this mode at in {@code s}, a batch each; empty (the default)
-   * runs it once at the run's threshold.
+   * The variants this mode runs as in {@code s}, a batch each: by the suffix of their label, the
+   * client settings each sets over {@link #configure}'s. The default is one, the mode itself.
    */
-  List<Long> sweptThresholds(Scenario s, Options o) {
-    return Collections.emptyList();
+  Map<String, Map<String, String>> variants(Scenario s, Options o) {
+    return Collections.singletonMap("", Collections.emptyMap());
+  }
+
+  /**
+   * For each cohort of {@code cohorts} (a {@code curtail.ab.cohorts} value), in order, a host name
+   * the cohorts place in it: {@code bench-host-1}, {@code bench-host-2}, … as hashed.
+   *
+   * @throws IllegalArgumentException naming a bad definition, or a cohort no host falls in
+   */
+  static Map<String, String> cohortHosts(String cohorts) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("curtail.ab.cohorts", cohorts);
+    List<String> names = new ArrayList<>();
+    Map<String, String> found = new HashMap<>();
+    try {
+      for (int i = 1; i <= 10_000; i++) {
+        settings.put("curtail.ab.host", "bench-host-" + i);
+        CurtailConfig c = CurtailConfig.from(settings);
+        if (names.isEmpty()) {
+          c.cohorts().forEach(k -> names.add(k));
+        }
+        found.putIfAbsent(c.cohort(), "bench-host-" + i);
+        if (found.size() == names.size()) {
+          break;
+        }
+      }
+    } catch (InvalidConfigException e) {
+      throw new IllegalArgumentException("--cohorts: " + e.getMessage(), e);
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String n : names) {
+      if (!found.containsKey(n)) {
+        throw new IllegalArgumentException("--cohorts: no host falls in cohort " + n);
+      }
+      out.put(n, found.get(n));
+    }
+    return out;
   }
 
   /** Whether the DataNodes run Curtail's plugin while this mode runs (stock-plain-dn: no). */

@@ -105,6 +105,10 @@ final class Runner {
     Configuration batchConf = cluster.conf();
     settings.forEach(batchConf::set);
     mode.configure(batchConf, v.options);
+    v.settings.forEach(batchConf::set);
+    if (round == Benchmark.WARM_UP_ROUND) {
+      batchConf.unset("curtail.stats.dir"); // statistics of measured batches only
+    }
     // Every batch pays for detecting the fault itself: what earlier batches learnt of the
     // DataNodes is not its to use, so the two Curtail modes compare fairly. In a long run a
     // mode keeps its own knowledge, as stock-best's NameNode keeps what it learns.

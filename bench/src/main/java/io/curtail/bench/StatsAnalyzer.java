@@ -29,17 +29,22 @@ import picocli.CommandLine.Parameters;
  * direction, the count of blocks, block time and throughput percentiles, hedges and replacements
  * per block; printed as a table, and written as a Markdown report with a CDF of block time per
  * direction. Takes local paths or any Hadoop file system's ({@code hdfs://…}), files or
- * directories of {@code *.jsonl}.
+ * directories of {@code *.jsonl}. With {@code --mapreduce} the grouping runs as a MapReduce job
+ * ({@link io.curtail.bench.mr.StatsJob}), for a cluster's logs: the same table, without plots.
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
     description = "Compares A/B cohorts in per-block statistics (curtail.stats.dir).")
-final class StatsAnalyzer implements Callable<Integer> {
+public final class StatsAnalyzer implements Callable<Integer> {
   @Parameters(paramLabel = "PATH", arity = "1..*",
       description = "Statistics files or directories, local or hdfs://…")
   List<String> paths = new ArrayList<>();
 
   @Option(names = "--out", description = "Where the report and plots go (default: stats-report).")
   File out = new File("stats-report");
+
+  @Option(names = "--mapreduce", description = "Group the records in a MapReduce job (on the"
+      + " framework the Hadoop configuration names; local by default): for a cluster's logs.")
+  boolean mapReduce;
 
   private final PrintStream stdout;
 
@@ -48,7 +53,7 @@ final class StatsAnalyzer implements Callable<Integer> {
   }
 
   /** Blocks of one cohort in one direction. */
-  static final class Group {
+  public static final class Group {
     final List<Long> nanos = new ArrayList<>();
     final List<Double> mibPerSecond = new ArrayList<>();
     long bytes;
@@ -57,7 +62,8 @@ final class StatsAnalyzer implements Callable<Integer> {
     long replacements;
     long rebuildAborts;
 
-    void add(JsonNode r) {
+    /** Adds one record. */
+    public void add(JsonNode r) {
       nanos.add(Math.round(r.get("duration_ms").asDouble() * 1e6));
       mibPerSecond.add(r.get("mib_s").asDouble());
       bytes += r.get("bytes").asLong();
@@ -69,10 +75,7 @@ final class StatsAnalyzer implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws IOException {
-    Map<String, Group> groups = read();
-    List<String> lines = table(groups);
-    lines.forEach(stdout::println);
+  public Integer call() throws IOException, InterruptedException {
     if (!out.isDirectory() && !out.mkdirs()) {
       throw new IOException("cannot make " + out);
     }
@@ -81,7 +84,17 @@ final class StatsAnalyzer implements Callable<Integer> {
     report.add("");
     report.add("From: " + String.join(", ", paths));
     report.add("");
-    report.addAll(table(groups));
+    if (mapReduce) {
+      List<String> lines = new ArrayList<>(HEADER);
+      lines.addAll(io.curtail.bench.mr.StatsJob.rows(new Configuration(), paths, stdout));
+      lines.forEach(stdout::println);
+      report.addAll(lines);
+      return writeReport(report);
+    }
+    Map<String, Group> groups = read();
+    List<String> lines = table(groups);
+    lines.forEach(stdout::println);
+    report.addAll(lines);
     for (String dir : new String[] {"read", "write"}) {
       List<String> cohorts = new ArrayList<>();
       List<List<Double>> ms = new ArrayList<>();
@@ -100,9 +113,20 @@ final class StatsAnalyzer implements Callable<Integer> {
         report.add("![" + dir + "](" + png.getName() + ")");
       }
     }
+    return writeReport(report);
+  }
+
+  private int writeReport(List<String> report) throws IOException {
     Files.write(new File(out, "report.md").toPath(), report, StandardCharsets.UTF_8);
     stdout.println("Report: " + new File(out, "report.md").getAbsolutePath());
     return 0;
+  }
+
+  /** The group a record belongs to: "cohort direction". */
+  public static String groupKey(JsonNode r) {
+    JsonNode cohort = r.get("cohort");
+    String name = cohort == null || cohort.isNull() ? "(no cohort)" : cohort.asText();
+    return name + " " + r.get("dir").asText();
   }
 
   /** Every record under the paths, grouped by "cohort direction". */
@@ -129,9 +153,7 @@ final class StatsAnalyzer implements Callable<Integer> {
               throw new IOException(f.getPath() + " line " + n + " is not a statistics record: "
                   + e.getMessage(), e);
             }
-            JsonNode cohort = r.get("cohort");
-            String name = cohort == null || cohort.isNull() ? "(no cohort)" : cohort.asText();
-            groups.computeIfAbsent(name + " " + r.get("dir").asText(), k -> new Group()).add(r);
+            groups.computeIfAbsent(groupKey(r), k -> new Group()).add(r);
           }
         }
       }
@@ -154,25 +176,31 @@ final class StatsAnalyzer implements Callable<Integer> {
     return out;
   }
 
+  /** The table's header lines. */
+  static final List<String> HEADER = List.of(
+      "| cohort | dir | blocks | MiB | p50 ms | p90 ms | p99 ms | p99.9 ms | MiB/s p50"
+          + " | hedges/blk | won/blk | repl/blk | aborts |",
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+
   /** The comparison as a Markdown table. */
   static List<String> table(Map<String, Group> groups) {
-    List<String> t = new ArrayList<>();
-    t.add("| cohort | dir | blocks | MiB | p50 ms | p90 ms | p99 ms | p99.9 ms | MiB/s p50"
-        + " | hedges/blk | won/blk | repl/blk | aborts |");
-    t.add("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    groups.forEach((key, g) -> {
-      int space = key.lastIndexOf(' ');
-      Latencies l = Latencies.of(g.nanos);
-      List<Double> rates = new ArrayList<>(g.mibPerSecond);
-      rates.sort(null);
-      double n = g.nanos.size();
-      t.add(String.format(Locale.ROOT,
-          "| %s | %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %.1f | %.3f | %.3f | %.3f | %d |",
-          key.substring(0, space), key.substring(space + 1), g.nanos.size(),
-          g.bytes / 1048576.0, l.percentileMs(0.5), l.percentileMs(0.9), l.percentileMs(0.99),
-          l.percentileMs(0.999), rates.get(rates.size() / 2), g.hedges / n, g.hedgesWon / n,
-          g.replacements / n, g.rebuildAborts));
-    });
+    List<String> t = new ArrayList<>(HEADER);
+    groups.forEach((key, g) -> t.add(row(key, g)));
     return t;
+  }
+
+  /** The table's row for the group {@code key} ({@link #groupKey}). */
+  public static String row(String key, Group g) {
+    int space = key.lastIndexOf(' ');
+    Latencies l = Latencies.of(g.nanos);
+    List<Double> rates = new ArrayList<>(g.mibPerSecond);
+    rates.sort(null);
+    double n = g.nanos.size();
+    return String.format(Locale.ROOT,
+        "| %s | %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %.1f | %.3f | %.3f | %.3f | %d |",
+        key.substring(0, space), key.substring(space + 1), g.nanos.size(),
+        g.bytes / 1048576.0, l.percentileMs(0.5), l.percentileMs(0.9), l.percentileMs(0.99),
+        l.percentileMs(0.999), rates.get(rates.size() / 2), g.hedges / n, g.hedgesWon / n,
+        g.replacements / n, g.rebuildAborts);
   }
 }

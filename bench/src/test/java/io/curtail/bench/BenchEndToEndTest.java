@@ -57,6 +57,37 @@ class BenchEndToEndTest {
     assertTrue(stdout.contains("Results: " + dir.getAbsolutePath()), stdout);
   }
 
+  /**
+   * Two A/B cohorts in one run, each emulated as a host the cohorts place in it, writing
+   * per-block statistics (the control through stock's streams): the analyzer finds both, with
+   * as many records and bytes as the benchmark read in each.
+   */
+  @Test
+  void cohortsInOneRunAndTheAnalyzerAgreesOnWhatEachRead() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Main main = new Main(new PrintStream(out, true, "UTF-8"),
+        new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), false);
+    int code = new picocli.CommandLine(main).execute("--scenario", "healthy-read",
+        "--mode", "curtail-ab", "--cohorts", "control=50:none,all=50:failfast+smart",
+        "--scale", "0.2", "--rounds", "1", "--out", results.getPath());
+    assertEquals(0, code, out.toString("UTF-8"));
+    List<Summary> modes = main.result().scenarios().get(0).summaries();
+    assertEquals(List.of("curtail-ab@control", "curtail-ab@all"),
+        modes.stream().map(Summary::mode).collect(java.util.stream.Collectors.toList()));
+    ByteArrayOutputStream table = new ByteArrayOutputStream();
+    assertEquals(0, Main.run(new String[] {"stats", new File(main.resultsDir(), "stats").getPath(),
+        "--out", new File(results, "stats-report").getPath()},
+        new PrintStream(table, true, "UTF-8"), System.err, false));
+    for (Summary s : modes) {
+      String cohort = s.mode().substring("curtail-ab@".length());
+      String row = java.util.Arrays.stream(table.toString("UTF-8").split("\n"))
+          .filter(l -> l.startsWith("| " + cohort + " | read |")).findFirst()
+          .orElseThrow(() -> new AssertionError(cohort + " missing: " + table));
+      double mib = Double.parseDouble(row.split("\\|")[4].trim());
+      assertEquals(s.bytes() / 1048576.0, mib, 0.05, row);
+    }
+  }
+
   @Test
   void runsAgainstARunningClusterGivenItsUri() throws Exception {
     try (FaultyCluster running = FaultyCluster.builder().dataNodes(3).build()) {

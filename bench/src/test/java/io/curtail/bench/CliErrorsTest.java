@@ -1,6 +1,7 @@
 package io.curtail.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -35,8 +36,16 @@ class CliErrorsTest {
     run("--mode", "stock,turbo");
     assertEquals(2, code);
     assertEquals("curtail-bench: unknown mode 'turbo'; modes are stock, stock-hedged, stock-best,"
-        + " curtail-static, curtail, curtail-best-cluster, curtail-stats, curtail-no-reports,"
-        + " stock-plain-dn, oracle", err);
+        + " curtail-static, curtail, curtail-best-cluster, curtail-stats, curtail-ab,"
+        + " curtail-no-reports, stock-plain-dn, oracle", err);
+  }
+
+  @Test
+  void badCohorts() throws Exception {
+    run("--cohorts", "a=50:none,b=40:failfast");
+    assertEquals(2, code);
+    assertTrue(err.startsWith("curtail-bench: --cohorts: Invalid Curtail setting"
+        + " curtail.ab.cohorts='a=50:none,b=40:failfast': shares sum to 90, not 100"), err);
   }
 
   @Test

@@ -57,6 +57,39 @@ class StatsAnalyzerTest {
         StandardCharsets.UTF_8).contains("| control | read |"));
   }
 
+  /** The MapReduce form (Hadoop's local runner here) gives the local analyzer's rows. */
+  @Test
+  void theMapReduceFormGivesTheSameTable() throws Exception {
+    List<String> a = new ArrayList<>();
+    for (int i = 1; i <= 50; i++) {
+      a.add(record("control", "read", i, 0));
+      a.add(record("smart", i % 3 == 0 ? "write" : "read", i / 7.0, i % 2));
+    }
+    a.add("{cut short");
+    Files.write(new File(dir, "curtail-stats-h-1-1-00000.jsonl").toPath(), a.subList(0, 60));
+    Files.write(new File(dir, "curtail-stats-h-2-1-00000.jsonl").toPath(),
+        a.subList(60, a.size()));
+    ByteArrayOutputStream mr = new ByteArrayOutputStream();
+    assertEquals(0, Main.run(new String[] {"stats", dir.getPath(), "--mapreduce", "--out",
+        new File(dir, "mr").getPath()}, new PrintStream(mr, true, "UTF-8"), System.err, false));
+    String table = mr.toString("UTF-8");
+    assertTrue(table.contains("1 lines were not statistics records, skipped"), table);
+    Files.write(new File(dir, "curtail-stats-h-2-1-00000.jsonl").toPath(),
+        a.subList(60, a.size() - 1)); // the local analyzer stops at a bad line
+    ByteArrayOutputStream local = new ByteArrayOutputStream();
+    assertEquals(0, Main.run(new String[] {"stats", dir.getPath(), "--out",
+        new File(dir, "local").getPath()}, new PrintStream(local, true, "UTF-8"), System.err,
+        false));
+    List<String> rows = new ArrayList<>();
+    for (String l : local.toString("UTF-8").split("\n")) {
+      if (l.startsWith("| control") || l.startsWith("| smart")) {
+        rows.add(l);
+        assertTrue(table.contains(l), l + " missing from\n" + table);
+      }
+    }
+    assertEquals(3, rows.size(), local.toString("UTF-8"));
+  }
+
   @Test
   void aLineThatIsNoRecordIsNamed() throws Exception {
     Files.write(new File(dir, "x.jsonl").toPath(), List.of(record("a", "read", 1, 0), "{oops"));

@@ -1,7 +1,9 @@
 package io.curtail.client.conf;
 
 import io.curtail.client.track.LatencyWindow;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +51,8 @@ public final class CurtailConfig {
   private final int statsFiles;
   /** The host's A/B cohort; null when there is no A/B test. */
   private final Cohorts.Cohort cohort;
+  /** Every cohort's name, in the order defined; empty when there is no A/B test. */
+  private final List<String> cohortNames = new ArrayList<>();
 
   private CurtailConfig(Map<String, String> settings) {
     Reader r = new Reader(settings);
@@ -64,6 +68,7 @@ public final class CurtailConfig {
     host = r.raw(CurtailKey.AB_HOST).isEmpty() && needsHost
         ? localHostName() : r.raw(CurtailKey.AB_HOST);
     cohort = cohorts.of(host, salt);
+    cohorts.all().forEach(c -> cohortNames.add(c.name));
     // A cohort's techniques override the per-technique keys: one flag flips a whole host.
     writeFailFastEnabled = cohort != null ? cohort.failFast : failFast;
     readHedging = cohort != null ? cohort.hedging : hedging;
@@ -280,6 +285,11 @@ public final class CurtailConfig {
   /** The host's A/B cohort's name, or null when there is no A/B test. */
   public String cohort() {
     return cohort == null ? null : cohort.name;
+  }
+
+  /** Every A/B cohort's name, in the order defined; empty when there is no A/B test. */
+  public List<String> cohorts() {
+    return Collections.unmodifiableList(cohortNames);
   }
 
   /** True when every technique is off, so the client must behave exactly as the stock one. */
