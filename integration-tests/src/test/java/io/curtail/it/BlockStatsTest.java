@@ -112,6 +112,32 @@ class BlockStatsTest {
     assertEquals(length + 4096, read);
   }
 
+  /** An append continues the file's last block: it has a record too, of the bytes appended. */
+  @Test
+  void aBlockAnAppendContinuesIsRecordedForTheBytesAppended() throws IOException {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/stats/appended");
+    byte[] all = SeededData.bytes(21, 1500);
+    try (CurtailDistributedFileSystem fs = curtail(dir.toString())) {
+      try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(file)) {
+        out.write(all, 0, 1000);
+      }
+      try (org.apache.hadoop.fs.FSDataOutputStream out = fs.append(file)) {
+        out.write(all, 1000, 500);
+      }
+      SeededData.verify(fs, file, 21, 1500);
+    }
+    List<Long> bytes = new ArrayList<>();
+    List<Long> blocks = new ArrayList<>();
+    for (JsonNode r : records()) {
+      if (r.get("dir").asText().equals("write")) {
+        bytes.add(r.get("bytes").asLong());
+        blocks.add(r.get("block").asLong());
+      }
+    }
+    assertEquals(List.of(1000L, 500L), bytes);
+    assertEquals(blocks.get(0), blocks.get(1), "the same block, continued");
+  }
+
   @Test
   void anUnwritableDirectoryIsRefusedByName() throws IOException {
     Path notADir = Files.createFile(dir.resolve("a-file"));

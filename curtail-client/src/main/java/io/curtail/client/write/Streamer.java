@@ -65,11 +65,10 @@ final class Streamer {
   private ExtendedBlock previous;
   /** The trace context of the thread that created the stream: blocks' spans are its children. */
   private final Object traceParent = Tracing.currentContext();
-  /**
-   * Who watches the current block (its statistics record, its span); nobody between blocks, nor
-   * for a block an append continues.
-   */
+  /** Who watches the current block (its statistics record, its span); nobody between blocks. */
   private BlockObserver observer = BlockObserver.NONE;
+  /** Bytes the current block held before this writer's: an appended block's, else 0. */
+  private long observedFrom;
   /** Set while the pipeline of an appended block has yet to be set up. */
   private BlockConstructionStage appendStage;
   /** Where the writer's first byte goes in its block: past the data of a continued block. */
@@ -185,7 +184,7 @@ final class Streamer {
       }
       queue.fail(e instanceof IOException ? (IOException) e : new IOException(e));
       observer.failed(e.getMessage());
-      observer.done(queue.bytesAcked(), ctx.clock.nanoTime());
+      observer.done(queue.bytesAcked() - observedFrom, ctx.clock.nanoTime());
       observer = BlockObserver.NONE;
       abandonEmptyBlock();
     } finally {
@@ -222,9 +221,13 @@ final class Streamer {
       if (block == null) {
         startBlock();
       } else {
-        reopen(targets, appendStage != null ? appendStage
+        boolean appending = appendStage != null;
+        reopen(targets, appending ? appendStage
             : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
         appendStage = null;
+        if (appending) { // the continued block is watched from here, for the bytes appended
+          observe(initialOffset);
+        }
       }
     }
     // Read before sending: once acknowledged, p may be recycled into the writer's next packet.
@@ -265,8 +268,7 @@ final class Streamer {
             BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
             layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
         ctx.blocks.increment();
-        observer = ctx.observe(src, block.getBlockId(), traceParent);
-        observer.dataNodes(Arrays.asList(targets.addresses()));
+        observe(0);
         return;
       } catch (Pipeline.SetupException e) {
         DatanodeInfo bad = targets.nodes[e.badIndex];
@@ -282,12 +284,19 @@ final class Streamer {
     }
   }
 
+  /** Starts watching the current block, which held {@code bytesBefore} already. */
+  private void observe(long bytesBefore) {
+    observer = ctx.observe(src, block.getBlockId(), traceParent);
+    observer.dataNodes(Arrays.asList(targets.addresses()));
+    observedFrom = bytesBefore;
+  }
+
   /** The block's end-of-block packet is acknowledged: the replicas are final. */
   private void endBlock() throws IOException {
     stopPipeline();
     previous = acknowledged();
     observer.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
-    observer.done(queue.bytesAcked(), ctx.clock.nanoTime());
+    observer.done(queue.bytesAcked() - observedFrom, ctx.clock.nanoTime());
     observer = BlockObserver.NONE;
     block = null;
     targets = null;
