@@ -46,6 +46,7 @@ class ClientMetricsTest {
       }
       hedges = fs.hedgesTried();
       replacements = fs.replacements();
+      slowestDataNodesAreNamedWithTheirPercentiles();
     }
     MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
     ObjectName name = new ObjectName("Hadoop:service=CurtailClient,name=CurtailClient");
@@ -56,5 +57,48 @@ class ClientMetricsTest {
     assertNotNull(jmx.getAttribute(name, "StatsDropped"));
     assertTrue(((Number) jmx.getAttribute(name, "HedgesWon")).longValue()
         <= ((Number) jmx.getAttribute(name, "HedgesTried")).longValue());
+  }
+
+  /**
+   * While a file system that read is open, the slowest DataNodes it knows are named, slowest
+   * first, each with its reads' p50 and p95 (metrics2 caches JMX attributes for a period: waited
+   * for).
+   */
+  private static void slowestDataNodesAreNamedWithTheirPercentiles() throws Exception {
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = new ObjectName("Hadoop:service=CurtailClient,name=CurtailClient");
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (!hasAttribute(jmx, name, "SlowDataNode1ReadP95Micros")) {
+      assertTrue(System.nanoTime() < deadline, "no SlowDataNode1ReadP95Micros over JMX");
+      Thread.sleep(200);
+    }
+    long previous = Long.MAX_VALUE;
+    int ports = 0;
+    for (int i = 1; hasAttribute(jmx, name, "SlowDataNode" + i + "ReadP95Micros"); i++) {
+      long p95 = ((Number) jmx.getAttribute(name, "SlowDataNode" + i + "ReadP95Micros"))
+          .longValue();
+      long p50 = ((Number) jmx.getAttribute(name, "SlowDataNode" + i + "ReadP50Micros"))
+          .longValue();
+      assertTrue(p95 > 0 && p50 <= p95 && p95 <= previous, i + ": p50 " + p50 + ", p95 " + p95);
+      previous = p95;
+      String dn = String.valueOf(jmx.getAttribute(name, "tag.SlowDataNode" + i));
+      boolean known = false;
+      for (int k = 0; k < CLUSTER.cluster().dataNodeCount(); k++) {
+        known |= dn.endsWith(":" + CLUSTER.cluster().address(k).getPort());
+      }
+      assertTrue(known, dn + " is none of the cluster's DataNodes");
+      ports++;
+    }
+    assertTrue(ports >= 1 && ports <= 3, ports + " DataNodes named");
+  }
+
+  private static boolean hasAttribute(MBeanServer jmx, ObjectName name, String attribute)
+      throws Exception {
+    try {
+      jmx.getAttribute(name, attribute);
+      return true;
+    } catch (javax.management.AttributeNotFoundException e) {
+      return false;
+    }
   }
 }
