@@ -95,7 +95,7 @@ public final class StatsAnalyzer implements Callable<Integer> {
     List<String> lines = table(groups);
     lines.forEach(stdout::println);
     report.addAll(lines);
-    for (String dir : new String[] {"read", "write"}) {
+    for (String dir : new String[] {"read", "write", "read-file", "write-file"}) {
       List<String> cohorts = new ArrayList<>();
       List<List<Double>> ms = new ArrayList<>();
       groups.forEach((key, g) -> {
@@ -107,8 +107,10 @@ public final class StatsAnalyzer implements Callable<Integer> {
         }
       });
       if (!cohorts.isEmpty()) {
-        File png = new File(out, "block-" + dir + "-cdf.png");
-        Plots.cdf("Block " + dir + " time by cohort", cohorts, ms, png);
+        File png = new File(out, (dir.endsWith("-file") ? "file-" + dir.replace("-file", "")
+            : "block-" + dir) + "-cdf.png");
+        Plots.cdf((dir.endsWith("-file") ? "File " + dir.replace("-file", "") : "Block " + dir)
+            + " time by cohort", cohorts, ms, png);
         report.add("");
         report.add("![" + dir + "](" + png.getName() + ")");
       }
@@ -122,11 +124,16 @@ public final class StatsAnalyzer implements Callable<Integer> {
     return 0;
   }
 
-  /** The group a record belongs to: "cohort direction". */
+  /**
+   * The group a record belongs to: "cohort direction", the direction {@code read-file} or
+   * {@code write-file} for a record of a whole file.
+   */
   public static String groupKey(JsonNode r) {
     JsonNode cohort = r.get("cohort");
     String name = cohort == null || cohort.isNull() ? "(no cohort)" : cohort.asText();
-    return name + " " + r.get("dir").asText();
+    JsonNode level = r.get("level");
+    boolean file = level != null && level.asText().equals("file");
+    return name + " " + r.get("dir").asText() + (file ? "-file" : "");
   }
 
   /** Every record under the paths, grouped by "cohort direction". */
@@ -178,7 +185,7 @@ public final class StatsAnalyzer implements Callable<Integer> {
 
   /** The table's header lines. */
   static final List<String> HEADER = List.of(
-      "| cohort | dir | blocks | MiB | p50 ms | p90 ms | p99 ms | p99.9 ms | MiB/s p50"
+      "| cohort | dir | count | MiB | p50 ms | p90 ms | p99 ms | p99.9 ms | MiB/s p50"
           + " | hedges/blk | won/blk | repl/blk | aborts |",
       "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 

@@ -11,6 +11,7 @@ import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.MeasuredInputStream;
 import io.curtail.client.stats.MeasuredOutputStream;
+import io.curtail.client.stats.RecordedStreams;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
@@ -231,7 +232,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     return resolve(f, p -> {
       CurtailOutputStream out = writes.create(pathName(p), permission, flags, true, replication,
           blockSize, progress, checksumOpt, favoredNodes);
-      return out != null ? new FSDataOutputStream(out, statistics)
+      return out != null ? recorded(out, pathName(p), 0)
           : super.create(p, permission, overwriting(flags), bufferSize, replication, blockSize,
               progress, checksumOpt);
     }, (fs, p) -> fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
@@ -253,7 +254,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     return resolve(f, p -> {
       CurtailOutputStream out = writes.create(pathName(p), permission, flags, false, replication,
           blockSize, progress, null, null);
-      return out != null ? new FSDataOutputStream(out, statistics)
+      return out != null ? recorded(out, pathName(p), 0)
           : super.createNonRecursive(p, permission, overwriting(flags), bufferSize, replication,
               blockSize, progress);
     }, (fs, p) -> fs.createNonRecursive(p, permission, flags, bufferSize, replication, blockSize,
@@ -284,7 +285,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     countWrite(DFSOpsCountStatistics.OpType.APPEND);
     return resolve(f, p -> {
       CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
-      return out != null ? new FSDataOutputStream(out, statistics, out.initialLength())
+      return out != null ? recorded(out, pathName(p), out.initialLength())
           : super.append(p, flags, bufferSize, progress, favoredNodes);
     }, (fs, p) -> fs.append(p, bufferSize));
   }
@@ -320,8 +321,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
             || metadata.getFileEncryptionInfo() != null) {
           return getClient().createWrappedInputStream(metadata);
         }
-        return new FSDataInputStream(
-            new CurtailInputStream(reads, getClient(), src, metadata, statistics));
+        CurtailInputStream in =
+            new CurtailInputStream(reads, getClient(), src, metadata, statistics);
+        return stats == null ? new FSDataInputStream(in)
+            : RecordedStreams.input(in, in::bytesRead, stats.file(false, "curtail", src));
       } catch (IOException | RuntimeException e) {
         metadata.close();
         throw e;
@@ -339,8 +342,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
         || in.getWrappedStream() instanceof DFSStripedInputStream) {
       return in;
     }
-    return new FSDataInputStream(new MeasuredInputStream((DFSInputStream) in.getWrappedStream(),
-        stats, fixRelativePart(f).toUri().getPath()));
+    String src = fixRelativePart(f).toUri().getPath();
+    MeasuredInputStream measured =
+        new MeasuredInputStream((DFSInputStream) in.getWrappedStream(), stats, src);
+    return RecordedStreams.input(measured, measured::bytesRead, stats.file(false, "stock", src));
   }
 
   /**
@@ -348,13 +353,22 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    * then a plain {@link FSDataOutputStream}, as Curtail's are. Erasure-coded files keep stock's
    * stream untimed.
    */
-  private FSDataOutputStream measured(FSDataOutputStream out, Path f, long blockSize) {
+  private FSDataOutputStream measured(FSDataOutputStream out, Path f, long blockSize)
+      throws IOException {
     if (stats == null || out.getWrappedStream() instanceof DFSStripedOutputStream) {
       return out;
     }
     // The stock stream counts the bytes in this file system's statistics already.
-    return new FSDataOutputStream(new MeasuredOutputStream(out, getClient(), stats,
-        fixRelativePart(f).toUri().getPath(), blockSize), null, out.getPos());
+    String src = fixRelativePart(f).toUri().getPath();
+    return RecordedStreams.output(new MeasuredOutputStream(out, getClient(), stats, src,
+        blockSize), null, out.getPos(), stats.file(true, "stock", src));
+  }
+
+  /** Curtail's output stream, ending its file's record on close when statistics are on. */
+  private FSDataOutputStream recorded(CurtailOutputStream out, String src, long startPosition)
+      throws IOException {
+    return stats == null ? new FSDataOutputStream(out, statistics, startPosition)
+        : RecordedStreams.output(out, statistics, startPosition, stats.file(true, "curtail", src));
   }
 
   /** An operation on a path of this file system, once symlinks are resolved. */

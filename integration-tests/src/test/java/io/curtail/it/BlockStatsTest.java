@@ -86,7 +86,14 @@ class BlockStatsTest {
     int writes = 0;
     int reads = 0;
     List<Long> writtenIds = new ArrayList<>();
+    List<String> files = new ArrayList<>();
     for (JsonNode r : records) {
+      if (r.get("level").asText().equals("file")) { // a stream's whole file, open to close
+        assertTrue(r.get("block").isNull(), r.toString());
+        assertEquals(stream, r.get("stream").asText());
+        files.add(r.get("dir").asText() + " " + r.get("bytes").asLong());
+        continue;
+      }
       assertEquals(cohort, r.get("cohort").asText());
       assertEquals(stream, r.get("stream").asText());
       assertEquals("worker-7", r.get("host").asText());
@@ -110,6 +117,8 @@ class BlockStatsTest {
     assertEquals(length, written);
     assertEquals(3 + 2, reads);
     assertEquals(length + 4096, read);
+    files.sort(null);
+    assertEquals(List.of("read 4096", "read " + length, "write " + length), files);
   }
 
   /** An append continues the file's last block: it has a record too, of the bytes appended. */
@@ -129,7 +138,7 @@ class BlockStatsTest {
     List<Long> bytes = new ArrayList<>();
     List<Long> blocks = new ArrayList<>();
     for (JsonNode r : records()) {
-      if (r.get("dir").asText().equals("write")) {
+      if (r.get("dir").asText().equals("write") && r.get("level").asText().equals("block")) {
         bytes.add(r.get("bytes").asLong());
         blocks.add(r.get("block").asLong());
       }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetReadahead;
@@ -47,6 +48,8 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
   private BlockRead sequential;
   private ByteBuffer buffered;
   private volatile boolean closed;
+  /** Bytes this stream delivered, sequentially and by position. */
+  private final LongAdder bytesRead = new LongAdder();
 
   public CurtailInputStream(ReadContext ctx, DFSClient client, String file,
       DFSInputStream metadata, FileSystem.Statistics statistics) throws IOException {
@@ -130,6 +133,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
     buffered.get(b, off, n);
     pos += n;
     statistics.incrementBytesRead(n);
+    bytesRead.add(n);
     return n;
   }
 
@@ -149,6 +153,7 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
     buffered.position(buffered.position() + n);
     pos += n;
     statistics.incrementBytesRead(n);
+    bytesRead.add(n);
     return n;
   }
 
@@ -264,7 +269,13 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
       }
     }
     statistics.incrementBytesRead(total);
+    bytesRead.add(total);
     return total;
+  }
+
+  /** Bytes this stream delivered so far, sequentially and by position. */
+  public long bytesRead() {
+    return bytesRead.sum();
   }
 
   @Override

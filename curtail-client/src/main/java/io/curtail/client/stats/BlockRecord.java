@@ -12,6 +12,8 @@ import java.util.Locale;
  * client's watchdog and hedge threads, so those notes are synchronised; the rest is the owner's.
  */
 public final class BlockRecord implements BlockObserver {
+  /** The block id of a record of a whole file, from its stream's opening to its close. */
+  static final long WHOLE_FILE = Long.MIN_VALUE;
   /** Hedge targets and busy DataNodes kept per block, at most. */
   private static final int MAX_LISTED = 16;
 
@@ -19,6 +21,7 @@ public final class BlockRecord implements BlockObserver {
   /** Whose streams moved the bytes: {@code curtail}, or {@code stock} (techniques off). */
   private final String stream;
   private final String file;
+  /** The block's id; {@link #WHOLE_FILE} for a record of a whole stream's file. */
   private final long blockId;
   private final long startMillis;
   private final long startNanos;
@@ -67,6 +70,17 @@ public final class BlockRecord implements BlockObserver {
       long startMillis) {
     return new BlockRecord(write ? "write" : "read", "stock", file, blockId, startNanos,
         startMillis);
+  }
+
+  /**
+   * A whole file read ({@code write} false) or written through one stream of {@code stream}'s
+   * ({@code curtail} or {@code stock}), from its opening, now, to its close: what the application
+   * waited for, the same for every cohort (a block's time is its pipeline's for Curtail's writer,
+   * the application's for stock's).
+   */
+  static BlockRecord file(boolean write, String stream, String file, long nowNanos) {
+    return new BlockRecord(write ? "write" : "read", stream, file, WHOLE_FILE, nowNanos,
+        System.currentTimeMillis());
   }
 
   /** Sends this record to {@code log} once done. */
@@ -139,7 +153,8 @@ public final class BlockRecord implements BlockObserver {
         .append(",\"host\":").append(quote(host))
         .append(",\"client\":").append(quote(client))
         .append(",\"file\":").append(quote(file))
-        .append(",\"block\":").append(blockId)
+        .append(",\"level\":\"").append(blockId == WHOLE_FILE ? "file" : "block").append('"')
+        .append(",\"block\":").append(blockId == WHOLE_FILE ? "null" : String.valueOf(blockId))
         .append(",\"dir\":\"").append(direction).append('"')
         .append(",\"stream\":\"").append(stream).append('"')
         .append(",\"bytes\":").append(bytes)

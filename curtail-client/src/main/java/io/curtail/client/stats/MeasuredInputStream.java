@@ -234,6 +234,11 @@ public final class MeasuredInputStream extends FSInputStream implements ByteBuff
     return out;
   }
 
+  /** Bytes the stock stream delivered so far, sequentially and by position. */
+  public long bytesRead() {
+    return in.getReadStatistics().getTotalBytesRead();
+  }
+
   @Override
   public void setReadahead(Long readahead) throws IOException {
     in.setReadahead(readahead);

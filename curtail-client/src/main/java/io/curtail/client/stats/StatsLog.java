@@ -107,6 +107,14 @@ public final class StatsLog implements AutoCloseable {
     return BlockRecord.stock(write, file, blockId, startNanos, startMillis).to(this);
   }
 
+  /**
+   * A record of a whole file read or written through one stream, opened now; the stream's
+   * {@code close} ends it ({@link RecordedStreams}).
+   */
+  public BlockRecord file(boolean write, String stream, String file) {
+    return BlockRecord.file(write, stream, file, System.nanoTime()).to(this);
+  }
+
   /** Offers a finished record; drops and counts it if the queue is full. Never blocks. */
   public void record(BlockRecord r) {
     if (!queue.offer(r)) {
