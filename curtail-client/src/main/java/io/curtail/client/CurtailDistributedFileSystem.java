@@ -214,8 +214,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       int bufferSize, short replication, long blockSize, Progressable progress,
       ChecksumOpt checksumOpt) throws IOException {
     if (writes == null) {
+      long opened = System.nanoTime();
       return measured(super.create(f, permission, flags, bufferSize, replication, blockSize,
-          progress, checksumOpt), f, blockSize);
+          progress, checksumOpt), f, blockSize, opened);
     }
     return create(f, permission, flags, bufferSize, replication, blockSize, progress,
         checksumOpt, null);
@@ -228,11 +229,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress,
       ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
+    long opened = System.nanoTime();
     countWrite(DFSOpsCountStatistics.OpType.CREATE);
     return resolve(f, p -> {
       CurtailOutputStream out = writes.create(pathName(p), permission, flags, true, replication,
           blockSize, progress, checksumOpt, favoredNodes);
-      return out != null ? recorded(out, pathName(p), 0)
+      return out != null ? recorded(out, pathName(p), 0, opened)
           : super.create(p, permission, overwriting(flags), bufferSize, replication, blockSize,
               progress, checksumOpt);
     }, (fs, p) -> fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
@@ -243,9 +245,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   public FSDataOutputStream createNonRecursive(Path f, FsPermission permission,
       EnumSet<CreateFlag> flags, int bufferSize, short replication, long blockSize,
       Progressable progress) throws IOException {
+    long opened = System.nanoTime();
     if (writes == null) {
       return measured(super.createNonRecursive(f, permission, flags, bufferSize, replication,
-          blockSize, progress), f, blockSize);
+          blockSize, progress), f, blockSize, opened);
     }
     countWrite(DFSOpsCountStatistics.OpType.CREATE_NON_RECURSIVE);
     if (flags.contains(CreateFlag.OVERWRITE)) {
@@ -254,7 +257,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     return resolve(f, p -> {
       CurtailOutputStream out = writes.create(pathName(p), permission, flags, false, replication,
           blockSize, progress, null, null);
-      return out != null ? recorded(out, pathName(p), 0)
+      return out != null ? recorded(out, pathName(p), 0, opened)
           : super.createNonRecursive(p, permission, overwriting(flags), bufferSize, replication,
               blockSize, progress);
     }, (fs, p) -> fs.createNonRecursive(p, permission, flags, bufferSize, replication, blockSize,
@@ -278,14 +281,15 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   @Override
   public FSDataOutputStream append(Path f, EnumSet<CreateFlag> flags, int bufferSize,
       Progressable progress, InetSocketAddress[] favoredNodes) throws IOException {
+    long opened = System.nanoTime();
     if (writes == null) {
       FSDataOutputStream out = super.append(f, flags, bufferSize, progress, favoredNodes);
-      return stats == null ? out : measured(out, f, getFileStatus(f).getBlockSize());
+      return stats == null ? out : measured(out, f, getFileStatus(f).getBlockSize(), opened);
     }
     countWrite(DFSOpsCountStatistics.OpType.APPEND);
     return resolve(f, p -> {
       CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
-      return out != null ? recorded(out, pathName(p), out.initialLength())
+      return out != null ? recorded(out, pathName(p), out.initialLength(), opened)
           : super.append(p, flags, bufferSize, progress, favoredNodes);
     }, (fs, p) -> fs.append(p, bufferSize));
   }
@@ -305,8 +309,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
 
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    long opened = System.nanoTime(); // a file's record starts here, its metadata included
     if (reads == null) {
-      return measured(super.open(f, bufferSize), f);
+      return measured(super.open(f, bufferSize), f, opened);
     }
     // As the stock open does: count the operation, resolve symlinks, then open.
     statistics.incrementReadOps(1);
@@ -324,7 +329,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
         CurtailInputStream in =
             new CurtailInputStream(reads, getClient(), src, metadata, statistics);
         return stats == null ? new FSDataInputStream(in)
-            : RecordedStreams.input(in, in::bytesRead, stats.file(false, "curtail", src));
+            : RecordedStreams.input(in, in::bytesRead,
+                stats.file(false, "curtail", src, opened));
       } catch (IOException | RuntimeException e) {
         metadata.close();
         throw e;
@@ -337,7 +343,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    * then a plain {@link FSDataInputStream}, as Curtail's are. Erasure-coded and encrypted files
    * keep stock's stream untimed.
    */
-  private FSDataInputStream measured(FSDataInputStream in, Path f) {
+  private FSDataInputStream measured(FSDataInputStream in, Path f, long openedNanos) {
     if (stats == null || !(in.getWrappedStream() instanceof DFSInputStream)
         || in.getWrappedStream() instanceof DFSStripedInputStream) {
       return in;
@@ -345,7 +351,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     String src = fixRelativePart(f).toUri().getPath();
     MeasuredInputStream measured =
         new MeasuredInputStream((DFSInputStream) in.getWrappedStream(), stats, src);
-    return RecordedStreams.input(measured, measured::bytesRead, stats.file(false, "stock", src));
+    return RecordedStreams.input(measured, measured::bytesRead,
+        stats.file(false, "stock", src, openedNanos));
   }
 
   /**
@@ -353,22 +360,23 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    * then a plain {@link FSDataOutputStream}, as Curtail's are. Erasure-coded files keep stock's
    * stream untimed.
    */
-  private FSDataOutputStream measured(FSDataOutputStream out, Path f, long blockSize)
-      throws IOException {
+  private FSDataOutputStream measured(FSDataOutputStream out, Path f, long blockSize,
+      long openedNanos) throws IOException {
     if (stats == null || out.getWrappedStream() instanceof DFSStripedOutputStream) {
       return out;
     }
     // The stock stream counts the bytes in this file system's statistics already.
     String src = fixRelativePart(f).toUri().getPath();
     return RecordedStreams.output(new MeasuredOutputStream(out, getClient(), stats, src,
-        blockSize), null, out.getPos(), stats.file(true, "stock", src));
+        blockSize), null, out.getPos(), stats.file(true, "stock", src, openedNanos));
   }
 
   /** Curtail's output stream, ending its file's record on close when statistics are on. */
-  private FSDataOutputStream recorded(CurtailOutputStream out, String src, long startPosition)
-      throws IOException {
+  private FSDataOutputStream recorded(CurtailOutputStream out, String src, long startPosition,
+      long openedNanos) throws IOException {
     return stats == null ? new FSDataOutputStream(out, statistics, startPosition)
-        : RecordedStreams.output(out, statistics, startPosition, stats.file(true, "curtail", src));
+        : RecordedStreams.output(out, statistics, startPosition,
+            stats.file(true, "curtail", src, openedNanos));
   }
 
   /** An operation on a path of this file system, once symlinks are resolved. */

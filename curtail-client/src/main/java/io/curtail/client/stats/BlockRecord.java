@@ -4,6 +4,7 @@ import io.curtail.client.trace.BlockObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What happened to one block read or written, for per-block statistics and the A/B analyses
@@ -74,13 +75,16 @@ public final class BlockRecord implements BlockObserver {
 
   /**
    * A whole file read ({@code write} false) or written through one stream of {@code stream}'s
-   * ({@code curtail} or {@code stock}), from its opening, now, to its close: what the application
+   * ({@code curtail} or {@code stock}), from its opening (begun at {@code openedNanos}, on
+   * {@link System#nanoTime}) to its close: what the application
    * waited for, the same for every cohort (a block's time is its pipeline's for Curtail's writer,
    * the application's for stock's).
    */
-  static BlockRecord file(boolean write, String stream, String file, long nowNanos) {
-    return new BlockRecord(write ? "write" : "read", stream, file, WHOLE_FILE, nowNanos,
-        System.currentTimeMillis());
+  static BlockRecord file(boolean write, String stream, String file, long openedNanos) {
+    long millis = System.currentTimeMillis()
+        - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openedNanos);
+    return new BlockRecord(write ? "write" : "read", stream, file, WHOLE_FILE, openedNanos,
+        millis);
   }
 
   /** Sends this record to {@code log} once done. */

@@ -108,11 +108,12 @@ public final class StatsLog implements AutoCloseable {
   }
 
   /**
-   * A record of a whole file read or written through one stream, opened now; the stream's
-   * {@code close} ends it ({@link RecordedStreams}).
+   * A record of a whole file read or written through one stream, whose opening began at
+   * {@code openedNanos} ({@link System#nanoTime}); the stream's {@code close} ends it
+   * ({@link RecordedStreams}).
    */
-  public BlockRecord file(boolean write, String stream, String file) {
-    return BlockRecord.file(write, stream, file, System.nanoTime()).to(this);
+  public BlockRecord file(boolean write, String stream, String file, long openedNanos) {
+    return BlockRecord.file(write, stream, file, openedNanos).to(this);
   }
 
   /** Offers a finished record; drops and counts it if the queue is full. Never blocks. */
