@@ -3,7 +3,6 @@ package io.curtail.client.stats;
 import io.curtail.client.trace.BlockObserver;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -152,54 +151,92 @@ public final class BlockRecord implements BlockObserver {
   /** One JSON object, on one line. */
   synchronized String toJson(String cohort, String host, String client) {
     double ms = durationNanos / 1e6;
-    StringBuilder b = new StringBuilder(256);
-    b.append("{\"cohort\":").append(cohort == null ? "null" : quote(cohort))
-        .append(",\"host\":").append(quote(host))
-        .append(",\"client\":").append(quote(client))
-        .append(",\"file\":").append(quote(file))
-        .append(",\"level\":\"").append(blockId == WHOLE_FILE ? "file" : "block").append('"')
-        .append(",\"block\":").append(blockId == WHOLE_FILE ? "null" : String.valueOf(blockId))
-        .append(",\"dir\":\"").append(direction).append('"')
-        .append(",\"stream\":\"").append(stream).append('"')
-        .append(",\"bytes\":").append(bytes)
-        .append(",\"start_ms\":").append(startMillis)
-        .append(",\"duration_ms\":").append(String.format(Locale.ROOT, "%.3f", ms))
-        .append(",\"mib_s\":").append(String.format(Locale.ROOT, "%.3f",
-            ms > 0 ? bytes / 1048576.0 / (ms / 1000) : 0))
-        .append(",\"datanodes\":").append(array(dataNodes))
-        .append(",\"hedges\":{\"tried\":").append(hedgesTried)
-        .append(",\"won\":").append(hedgesWon)
-        .append(",\"targets\":").append(array(hedgeTargets)).append('}')
-        .append(",\"replacements\":[").append(String.join(",", replacements)).append(']')
-        .append(",\"rebuild_ms\":").append(String.format(Locale.ROOT, "%.3f", rebuildNanos / 1e6))
-        .append(",\"rebuild_aborts\":").append(rebuildAborts)
-        .append(",\"busy\":").append(array(busy))
-        .append(",\"failed\":").append(failure == null ? "null" : quote(failure))
-        .append('}');
-    return b.toString();
+    StringBuilder b = new StringBuilder(384);
+    b.append("{\"cohort\":");
+    if (cohort == null) {
+      b.append("null");
+    } else {
+      quote(b, cohort);
+    }
+    quote(b.append(",\"host\":"), host);
+    quote(b.append(",\"client\":"), client);
+    quote(b.append(",\"file\":"), file);
+    b.append(",\"level\":\"").append(blockId == WHOLE_FILE ? "file" : "block").append('"');
+    b.append(",\"block\":");
+    if (blockId == WHOLE_FILE) {
+      b.append("null");
+    } else {
+      b.append(blockId);
+    }
+    b.append(",\"dir\":\"").append(direction).append('"');
+    b.append(",\"stream\":\"").append(stream).append('"');
+    b.append(",\"bytes\":").append(bytes);
+    b.append(",\"start_ms\":").append(startMillis);
+    thousandths(b.append(",\"duration_ms\":"), ms);
+    thousandths(b.append(",\"mib_s\":"), ms > 0 ? bytes / 1048576.0 / (ms / 1000) : 0);
+    array(b.append(",\"datanodes\":"), dataNodes);
+    b.append(",\"hedges\":{\"tried\":").append(hedgesTried);
+    b.append(",\"won\":").append(hedgesWon);
+    array(b.append(",\"targets\":"), hedgeTargets).append('}');
+    b.append(",\"replacements\":[").append(String.join(",", replacements)).append(']');
+    thousandths(b.append(",\"rebuild_ms\":"), rebuildNanos / 1e6);
+    b.append(",\"rebuild_aborts\":").append(rebuildAborts);
+    array(b.append(",\"busy\":"), busy);
+    b.append(",\"failed\":");
+    if (failure == null) {
+      b.append("null");
+    } else {
+      quote(b, failure);
+    }
+    return b.append('}').toString();
   }
 
-  private static String array(List<String> values) {
-    StringBuilder b = new StringBuilder("[");
-    for (int i = 0; i < values.size(); i++) {
-      b.append(i == 0 ? "" : ",").append(quote(values.get(i)));
+  /**
+   * {@code v} with three decimals, as {@code %.3f} would write it: without a {@code Formatter},
+   * most of what a record cost to write.
+   */
+  static StringBuilder thousandths(StringBuilder b, double v) {
+    long t = Math.round(Math.abs(v) * 1000);
+    if (v < 0 && t != 0) {
+      b.append('-');
     }
-    return b.append(']').toString();
+    b.append(t / 1000).append('.');
+    long frac = t % 1000;
+    if (frac < 100) {
+      b.append('0');
+    }
+    if (frac < 10) {
+      b.append('0');
+    }
+    return b.append(frac);
+  }
+
+  private static StringBuilder array(StringBuilder b, List<String> values) {
+    b.append('[');
+    for (int i = 0; i < values.size(); i++) {
+      quote(i == 0 ? b : b.append(','), values.get(i));
+    }
+    return b.append(']');
   }
 
   /** A JSON string: quotes, backslashes and control characters escaped. */
   static String quote(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    return quote(new StringBuilder(s.length() + 2), s).toString();
+  }
+
+  private static StringBuilder quote(StringBuilder b, String s) {
+    b.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '"' || c == '\\') {
         b.append('\\').append(c);
       } else if (c < 0x20) {
-        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+        b.append("\\u00").append(Character.forDigit(c >> 4, 16))
+            .append(Character.forDigit(c & 0xf, 16));
       } else {
         b.append(c);
       }
     }
-    return b.append('"').toString();
+    return b.append('"');
   }
 }
