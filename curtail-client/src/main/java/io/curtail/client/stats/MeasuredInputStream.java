@@ -1,5 +1,6 @@
 package io.curtail.client.stats;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetDropBehind;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSInputStream;
@@ -148,9 +150,8 @@ public final class MeasuredInputStream extends FSInputStream implements ByteBuff
 
   @Override
   public int read(long position, byte[] b, int off, int len) throws IOException {
-    validatePositionedReadArgs(position, b, off, len);
-    ByteBuffer dst = ByteBuffer.wrap(b, off, len);
-    return positionalRead(position, dst);
+    validatePositionedReadArgs(position, b, off, len); // the errors the contract asks for
+    return positionalRead(position, ByteBuffer.wrap(b, off, len));
   }
 
   @Override
@@ -163,8 +164,8 @@ public final class MeasuredInputStream extends FSInputStream implements ByteBuff
     while (dst.hasRemaining()) {
       int n = positionalRead(position, dst);
       if (n < 0) {
-        throw new java.io.EOFException("End of file reached before reading fully: " + file
-            + " at " + position);
+        throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + " at " + position
+            + " of " + file);
       }
       position += n;
     }
