@@ -33,6 +33,14 @@ import org.slf4j.LoggerFactory;
 final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private static final Logger LOG = LoggerFactory.getLogger(BlockRead.class);
   /**
+   * How long a read that delivered its range waits for the DataNode's trailing packet, to keep
+   * the connection. A healthy DataNode sends it right after the last data packet, so it is
+   * usually there already; a throttled or queued one sends it only after that packet's delay, and
+   * waiting for it (stock does, before handing over the last data) would add that delay to the
+   * read: its connection is closed instead.
+   */
+  private static final int TRAILER_WAIT_MS = 2;
+  /**
    * Packets between two looks at whether the current DataNode became known slow: a look costs a
    * few medians of 20 samples, a packet of a slow disk tens of milliseconds.
    */
@@ -393,11 +401,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
 
   /**
    * Once the whole range was delivered, readies the connection for reuse (the DataNode's trailing
-   * packet, then the read's status), waiting no longer than a packet may take before it is hedged.
+   * packet, then the read's status), waiting at most {@value #TRAILER_WAIT_MS} ms for the trailer.
    */
   private void finishRange() {
     if (position >= end && reader != null) {
-      reader.finishRange((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(thresholdNanos)));
+      reader.finishRange(TRAILER_WAIT_MS);
     }
   }
 

@@ -333,7 +333,7 @@ public final class ReadContext implements AutoCloseable {
     StatsLog log = stats;
     return BlockObserver.both(
         log == null ? BlockObserver.NONE : log.read(file, blockId, clock.nanoTime()),
-        Tracing.start("curtail.block.read", null, file, blockId));
+        Tracing.start("curtail.block.read", null, file, blockId, 0));
   }
 
   /** Sends a record of every block from now on to {@code log}. */

@@ -55,10 +55,13 @@ public final class BlockRecord implements BlockObserver {
         System.currentTimeMillis());
   }
 
-  /** A block written by Curtail's stream that starts now. */
-  public static BlockRecord write(String file, long blockId, long nowNanos) {
-    return new BlockRecord("write", "curtail", file, blockId, nowNanos,
-        System.currentTimeMillis());
+  /**
+   * A block written by Curtail's stream, begun at {@code startNanos} (its allocation: the block's
+   * id comes after) on the client's clock, which reads {@code nowNanos} now.
+   */
+  public static BlockRecord write(String file, long blockId, long startNanos, long nowNanos) {
+    return new BlockRecord("write", "curtail", file, blockId, startNanos,
+        System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(nowNanos - startNanos));
   }
 
   /**

@@ -93,9 +93,12 @@ public final class StatsLog implements AutoCloseable {
     return BlockRecord.read(file, blockId, nowNanos).to(this);
   }
 
-  /** A record of a block written starting at {@code nowNanos}, sent here once done. */
-  public BlockRecord write(String file, long blockId, long nowNanos) {
-    return BlockRecord.write(file, blockId, nowNanos).to(this);
+  /**
+   * A record of a block written, begun at {@code startNanos} on a clock that reads
+   * {@code nowNanos} now, sent here once done.
+   */
+  public BlockRecord write(String file, long blockId, long startNanos, long nowNanos) {
+    return BlockRecord.write(file, blockId, startNanos, nowNanos).to(this);
   }
 
   /**

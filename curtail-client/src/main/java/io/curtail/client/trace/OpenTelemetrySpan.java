@@ -22,12 +22,15 @@ final class OpenTelemetrySpan implements BlockObserver {
     return Context.current();
   }
 
-  static BlockObserver start(String name, Object parent, String file, long blockId) {
+  static BlockObserver start(String name, Object parent, String file, long blockId,
+      long agoNanos) {
     Context context = parent instanceof Context ? (Context) parent : Context.current();
     return new OpenTelemetrySpan(GlobalOpenTelemetry.getTracer("io.curtail.client")
         .spanBuilder(name).setParent(context)
         .setAttribute("hdfs.file", file)
         .setAttribute("hdfs.block.id", blockId)
+        .setStartTimestamp(TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis()) - agoNanos,
+            TimeUnit.NANOSECONDS)
         .startSpan());
   }
 

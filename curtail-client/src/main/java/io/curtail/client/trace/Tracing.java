@@ -30,9 +30,12 @@ public final class Tracing {
 
   /**
    * A span named {@code name} for block {@code blockId} of {@code file}, a child of
-   * {@code parent} (from {@link #currentContext}) or, if null, of the calling thread's context.
+   * {@code parent} (from {@link #currentContext}) or, if null, of the calling thread's context,
+   * begun {@code agoNanos} ago (a block written begins with its allocation, before its id).
    */
-  public static BlockObserver start(String name, Object parent, String file, long blockId) {
-    return PRESENT ? OpenTelemetrySpan.start(name, parent, file, blockId) : BlockObserver.NONE;
+  public static BlockObserver start(String name, Object parent, String file, long blockId,
+      long agoNanos) {
+    return PRESENT ? OpenTelemetrySpan.start(name, parent, file, blockId, agoNanos)
+        : BlockObserver.NONE;
   }
 }

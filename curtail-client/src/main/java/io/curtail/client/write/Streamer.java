@@ -222,11 +222,12 @@ final class Streamer {
         startBlock();
       } else {
         boolean appending = appendStage != null;
+        long began = ctx.clock.nanoTime();
         reopen(targets, appending ? appendStage
             : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
         appendStage = null;
         if (appending) { // the continued block is watched from here, for the bytes appended
-          observe(initialOffset);
+          observe(initialOffset, began);
         }
       }
     }
@@ -255,6 +256,7 @@ final class Streamer {
   /** Allocates the next block and sets up its pipeline, avoiding DataNodes that failed. */
   private void startBlock() throws IOException {
     int retries = client.getConf().getNumBlockWriteRetry();
+    long began = ctx.clock.nanoTime(); // the block's time includes its allocation and set-up
     for (int attempt = 0; ; attempt++) {
       LocatedBlock located = allocator.allocate(previous, repair.failed);
       block = located.getBlock();
@@ -268,7 +270,7 @@ final class Streamer {
             BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
             layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
         ctx.blocks.increment();
-        observe(0);
+        observe(0, began);
         return;
       } catch (Pipeline.SetupException e) {
         DatanodeInfo bad = targets.nodes[e.badIndex];
@@ -284,9 +286,12 @@ final class Streamer {
     }
   }
 
-  /** Starts watching the current block, which held {@code bytesBefore} already. */
-  private void observe(long bytesBefore) {
-    observer = ctx.observe(src, block.getBlockId(), traceParent);
+  /**
+   * Starts watching the current block, which held {@code bytesBefore} already, from
+   * {@code beganNanos}: when its allocation (or, appended to, its pipeline's set-up) began.
+   */
+  private void observe(long bytesBefore, long beganNanos) {
+    observer = ctx.observe(src, block.getBlockId(), traceParent, beganNanos);
     observer.dataNodes(Arrays.asList(targets.addresses()));
     observedFrom = bytesBefore;
   }

@@ -308,14 +308,16 @@ public final class WriteContext implements AutoCloseable {
   }
 
   /**
-   * Who watches the writing of {@code blockId}: its statistics record, its span (a child of
+   * Who watches the writing of {@code blockId}, begun at {@code beganNanos} (asking the NameNode
+   * for it, then setting up its pipeline): its statistics record, its span (a child of
    * {@code traceParent}, the stream creator's context), both or nobody.
    */
-  BlockObserver observe(String file, long blockId, Object traceParent) {
+  BlockObserver observe(String file, long blockId, Object traceParent, long beganNanos) {
     StatsLog log = stats;
+    long now = clock.nanoTime();
     return BlockObserver.both(
-        log == null ? BlockObserver.NONE : log.write(file, blockId, clock.nanoTime()),
-        Tracing.start("curtail.block.write", traceParent, file, blockId));
+        log == null ? BlockObserver.NONE : log.write(file, blockId, beganNanos, now),
+        Tracing.start("curtail.block.write", traceParent, file, blockId, now - beganNanos));
   }
 
   /** Sends a record of every block from now on to {@code log}. */

@@ -24,7 +24,7 @@ class StatsLogTest {
   @Test
   void recordsAreOneJsonLineEach() throws IOException {
     try (StatsLog log = StatsLog.open(dir, "ff", "host-1", "DFSClient_x", 16, 1 << 20, 2)) {
-      BlockRecord r = BlockRecord.write("/a \"quoted\"\nfile", 42, 0);
+      BlockRecord r = BlockRecord.write("/a \"quoted\"\nfile", 42, 0, 0);
       r.dataNodes(Arrays.asList("10.0.0.1:9866", "10.0.0.2:9866"));
       r.replaced(1, "10.0.0.2:9866", "10.0.0.3:9866", "slow", "p95 [1, 40]");
       r.rebuilt(3_000_000, 1);
