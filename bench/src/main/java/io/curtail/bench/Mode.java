@@ -286,19 +286,13 @@ public enum Mode {
   static Map<String, String> cohortHosts(String cohorts) {
     Map<String, String> settings = new HashMap<>();
     settings.put("curtail.ab.cohorts", cohorts);
-    List<String> names = new ArrayList<>();
     Map<String, String> found = new HashMap<>();
+    List<String> names;
     try {
-      for (int i = 1; i <= 10_000; i++) {
+      names = CurtailConfig.from(settings).cohorts();
+      for (int i = 1; i <= 10_000 && found.size() < names.size(); i++) {
         settings.put("curtail.ab.host", "bench-host-" + i);
-        CurtailConfig c = CurtailConfig.from(settings);
-        if (names.isEmpty()) {
-          c.cohorts().forEach(k -> names.add(k));
-        }
-        found.putIfAbsent(c.cohort(), "bench-host-" + i);
-        if (found.size() == names.size()) {
-          break;
-        }
+        found.putIfAbsent(CurtailConfig.from(settings).cohort(), "bench-host-" + i);
       }
     } catch (InvalidConfigException e) {
       throw new IllegalArgumentException("--cohorts: " + e.getMessage(), e);

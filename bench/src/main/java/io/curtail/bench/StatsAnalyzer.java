@@ -168,7 +168,8 @@ public final class StatsAnalyzer implements Callable<Integer> {
     return groups;
   }
 
-  private static List<FileStatus> list(FileSystem fs, Path path) throws IOException {
+  /** {@code path} itself if a file, else the {@code *.jsonl} files directly in it. */
+  public static List<FileStatus> list(FileSystem fs, Path path) throws IOException {
     List<FileStatus> out = new ArrayList<>();
     FileStatus s = fs.getFileStatus(path);
     if (s.isFile()) {

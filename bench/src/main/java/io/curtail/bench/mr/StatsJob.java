@@ -93,11 +93,8 @@ public final class StatsJob {
     for (String p : paths) {
       Path path = new Path(p);
       FileSystem fs = path.getFileSystem(conf);
-      for (FileStatus f : fs.getFileStatus(path).isFile()
-          ? new FileStatus[] {fs.getFileStatus(path)} : fs.listStatus(path)) {
-        if (f.isFile() && (f.getPath().getName().endsWith(".jsonl") || f.getPath().equals(path))) {
-          FileInputFormat.addInputPath(job, f.getPath());
-        }
+      for (FileStatus f : StatsAnalyzer.list(fs, path)) {
+        FileInputFormat.addInputPath(job, f.getPath());
       }
     }
     job.setMapperClass(GroupMapper.class);

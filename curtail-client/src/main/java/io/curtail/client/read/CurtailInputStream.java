@@ -8,12 +8,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
-import org.apache.hadoop.fs.FSExceptionMessages;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -32,11 +29,10 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
  * <p>Sequential reads are for one thread at a time, like any {@code InputStream}; positional
  * reads may run from any number of threads alongside them, each on its own connections.
  */
-public final class CurtailInputStream extends FSInputStream implements ByteBufferReadable,
-    ByteBufferPositionedReadable, CanUnbuffer, CanSetReadahead, StreamCapabilities {
+public final class CurtailInputStream extends PositionalInputStream implements ByteBufferReadable,
+    CanUnbuffer, CanSetReadahead, StreamCapabilities {
   private final ReadContext ctx;
   private final DFSClient client;
-  private final String file;
   private final DFSInputStream metadata;
   private final FileSystem.Statistics statistics;
   private final long length;
@@ -53,9 +49,9 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
 
   public CurtailInputStream(ReadContext ctx, DFSClient client, String file,
       DFSInputStream metadata, FileSystem.Statistics statistics) throws IOException {
+    super(file);
     this.ctx = ctx;
     this.client = client;
-    this.file = file;
     this.metadata = metadata;
     this.statistics = statistics;
     this.length = metadata.getFileLength();
@@ -218,31 +214,9 @@ public final class CurtailInputStream extends FSInputStream implements ByteBuffe
     return (int) Math.min(Integer.MAX_VALUE, length - pos);
   }
 
-  @Override
-  public int read(long position, byte[] b, int off, int len) throws IOException {
-    validatePositionedReadArgs(position, b, off, len); // the errors the contract asks for
-    return positionalRead(position, ByteBuffer.wrap(b, off, len));
-  }
-
-  @Override
-  public int read(long position, ByteBuffer dst) throws IOException {
-    return positionalRead(position, dst);
-  }
-
-  @Override
-  public void readFully(long position, ByteBuffer dst) throws IOException {
-    while (dst.hasRemaining()) {
-      int n = positionalRead(position, dst);
-      if (n < 0) {
-        throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + " at " + position
-            + " of " + file);
-      }
-      position += n;
-    }
-  }
-
   /** Reads at {@code position} into {@code dst}, touching none of the sequential state. */
-  private int positionalRead(long position, ByteBuffer dst) throws IOException {
+  @Override
+  protected int positionalRead(long position, ByteBuffer dst) throws IOException {
     checkOpen();
     if (position < 0) {
       throw new EOFException("Negative position in a positional read of " + file + ": "

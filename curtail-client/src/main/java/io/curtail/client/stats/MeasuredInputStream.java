@@ -1,18 +1,15 @@
 package io.curtail.client.stats;
 
-import java.io.EOFException;
+import io.curtail.client.read.PositionalInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetDropBehind;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
-import org.apache.hadoop.fs.FSExceptionMessages;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -31,12 +28,10 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
  * block or {@code close}) and one per block a positional read covered, with the replica order
  * the NameNode gave (stock does not tell which replica served a positional read).
  */
-public final class MeasuredInputStream extends FSInputStream implements ByteBufferReadable,
-    ByteBufferPositionedReadable, CanSetReadahead, CanSetDropBehind, CanUnbuffer,
-    StreamCapabilities {
+public final class MeasuredInputStream extends PositionalInputStream implements
+    ByteBufferReadable, CanSetReadahead, CanSetDropBehind, CanUnbuffer, StreamCapabilities {
   private final DFSInputStream in;
   private final StatsLog log;
-  private final String file;
   /** The file's blocks, for positional reads; fetched on the first, again past their end. */
   private List<LocatedBlock> blocks;
   /** The range of a block sequential reads are covering; null between ranges. */
@@ -60,9 +55,9 @@ public final class MeasuredInputStream extends FSInputStream implements ByteBuff
   }
 
   public MeasuredInputStream(DFSInputStream in, StatsLog log, String file) {
+    super(file);
     this.in = in;
     this.log = log;
-    this.file = file;
   }
 
   @Override
@@ -148,34 +143,12 @@ public final class MeasuredInputStream extends FSInputStream implements ByteBuff
     return in.available();
   }
 
-  @Override
-  public int read(long position, byte[] b, int off, int len) throws IOException {
-    validatePositionedReadArgs(position, b, off, len); // the errors the contract asks for
-    return positionalRead(position, ByteBuffer.wrap(b, off, len));
-  }
-
-  @Override
-  public int read(long position, ByteBuffer dst) throws IOException {
-    return positionalRead(position, dst);
-  }
-
-  @Override
-  public void readFully(long position, ByteBuffer dst) throws IOException {
-    while (dst.hasRemaining()) {
-      int n = positionalRead(position, dst);
-      if (n < 0) {
-        throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + " at " + position
-            + " of " + file);
-      }
-      position += n;
-    }
-  }
-
   /**
    * One stock positional read per block the range covers, each recorded; stops at the first
    * that returns short, as a positional read may.
    */
-  private int positionalRead(long position, ByteBuffer dst) throws IOException {
+  @Override
+  protected int positionalRead(long position, ByteBuffer dst) throws IOException {
     if (!dst.hasRemaining() || position < 0 || position >= in.getFileLength()) {
       return in.read(position, dst); // stock's answer and stock's errors
     }
