@@ -15,6 +15,7 @@ import io.curtail.client.stats.RecordedStreams;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
+import io.curtail.client.write.RepairHook;
 import io.curtail.client.write.Replacement;
 import io.curtail.client.write.WriteContext;
 import java.io.IOException;
@@ -202,6 +203,17 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   /** Rebuilds on a replacement DataNode aborted for overrunning their timeout or failing. */
   public long rebuildsAborted() {
     return writes == null ? 0 : writes.rebuildsAborted();
+  }
+
+  /**
+   * Tells {@code hook} of each step of mending this file system's write pipelines (fail-fast
+   * replacements, recoveries): for tests and chaos runs that act at one exact step. Nothing with
+   * fail-fast off.
+   */
+  public void repairHook(RepairHook hook) {
+    if (writes != null) {
+      writes.repairHook(hook);
+    }
   }
 
   /** Pipelines recovered after a DataNode failed. */

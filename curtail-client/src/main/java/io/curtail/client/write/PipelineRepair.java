@@ -195,6 +195,8 @@ final class PipelineRepair {
     Pipeline.Targets target = new Pipeline.Targets(new DatanodeInfo[] {all.nodes[added]},
         new StorageType[] {all.storageTypes[added]}, new String[] {all.storageIds[added]});
     try {
+      ctx.reached(RepairHook.Step.REBUILD_STARTING, src, existing.nodes[source].getXferAddr(),
+          target.nodes[0].getXferAddr());
       Pipeline.transfer(ctx.sockets, client, existing.nodes[source], acked,
           grown.getBlockToken(), target, (int) Math.min(Integer.MAX_VALUE, timeoutMs));
       return all;

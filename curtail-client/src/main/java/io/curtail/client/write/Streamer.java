@@ -381,11 +381,18 @@ final class Streamer {
             newStamp, layout.checksum, lazyPersist, t.pinned(favoredNodes));
         ExtendedBlock updated = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
             acked, newStamp);
-        client.getNamenode().updatePipeline(client.getClientName(), block, updated, t.nodes,
-            t.storageIds);
+        try {
+          ctx.reached(RepairHook.Step.PIPELINE_OPENED, src, t.addresses());
+          client.getNamenode().updatePipeline(client.getClientName(), block, updated, t.nodes,
+              t.storageIds);
+        } catch (IOException e) {
+          p.abort();
+          throw e;
+        }
         block = updated;
         targets = t;
         startPipeline(p);
+        ctx.reached(RepairHook.Step.STREAMING_RESUMED, src, t.addresses());
         return;
       } catch (Pipeline.SetupException e) {
         if (attempt >= maxTries || t.size() == 1) {
@@ -465,6 +472,7 @@ final class Streamer {
       closeRecovered(before); // the block's data was all acknowledged meanwhile
       return;
     }
+    ctx.reached(RepairHook.Step.REPLACEMENT_DECIDED, src, before.addresses());
     long rebuildStart = ctx.clock.nanoTime();
     int abortedBefore = repair.abortedAttempts();
     Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,

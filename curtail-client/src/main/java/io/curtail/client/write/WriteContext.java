@@ -93,6 +93,8 @@ public final class WriteContext implements AutoCloseable {
   private volatile StatsLog stats;
   /** The latest replacements, newest last, at most {@link #RECENT_REPLACEMENTS}. */
   private final Deque<Replacement> recentReplacements = new ArrayDeque<>();
+  /** Told of each step of mending a pipeline; for tests and chaos runs. */
+  private volatile RepairHook repairHook = RepairHook.NONE;
 
   /**
    * @param scheduler runs lease renewal and the periodic fail-fast check; closed with this
@@ -318,6 +320,22 @@ public final class WriteContext implements AutoCloseable {
     return BlockObserver.both(
         log == null ? BlockObserver.NONE : log.write(file, blockId, beganNanos, now),
         Tracing.start("curtail.block.write", traceParent, file, blockId, now - beganNanos));
+  }
+
+  /**
+   * Tells {@code hook} of every step of mending this file system's pipelines from now on (see
+   * {@link RepairHook}); {@link RepairHook#NONE} for none.
+   */
+  public void repairHook(RepairHook hook) {
+    this.repairHook = java.util.Objects.requireNonNull(hook);
+  }
+
+  /** The writer of {@code file} reached {@code step} with {@code dataNodes}. */
+  void reached(RepairHook.Step step, String file, String... dataNodes) throws IOException {
+    RepairHook hook = repairHook;
+    if (hook != RepairHook.NONE) {
+      hook.reached(step, file, java.util.Arrays.asList(dataNodes));
+    }
   }
 
   /** Sends a record of every block from now on to {@code log}. */
