@@ -300,6 +300,52 @@ public final class FaultyCluster implements AutoCloseable {
   }
 
   /**
+   * Makes DataNode {@code i}'s disk full: every packet it is sent fails to be written ("No space
+   * left on device"), as the DataNode would meet it; closing the fault frees the disk.
+   */
+  public Fault fillDisk(int i) {
+    DataNodeFaults f = faults(i);
+    f.fill();
+    return f::heal;
+  }
+
+  /**
+   * Restarts DataNode {@code i} as an operator's rolling upgrade does ({@code dfsadmin
+   * -shutdownDatanode … upgrade}): it tells the clients writing to it that it is restarting (an
+   * out-of-band ack), shuts down, and comes back on the same ports at once.
+   */
+  public void restartForUpgrade(int i) throws IOException {
+    DataNode dn = dataNode(i);
+    dn.shutdownDatanode(true);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals("Async datanode shutdown thread"))) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("DataNode " + i + " did not shut down within 30 s");
+      }
+      sleep(20);
+    }
+    cluster.restartDataNode(listIndex(i), true);
+    cluster.waitActive();
+    LOG.info("Restarted for upgrade datanode={}", i);
+  }
+
+  /** Restarts the NameNode on its ports and waits until it is out of safe mode. */
+  public void restartNameNode() throws IOException {
+    cluster.restartNameNode(true);
+    LOG.info("Restarted the NameNode");
+  }
+
+  /**
+   * Makes the block tokens the NameNode issues from now on expire after {@code lifetimeMs};
+   * the cluster must have been built with {@code dfs.block.access.token.enable=true}.
+   */
+  public void blockTokenLifetime(long lifetimeMs) {
+    cluster.getNamesystem().getBlockManager().getBlockTokenSecretManager()
+        .setTokenLifetime(lifetimeMs);
+  }
+
+  /**
    * Waits until the NameNode lists {@code replicas} replicas of every block of {@code path}: after
    * a file is closed, the replicas beyond the first arrive with the DataNodes' next block reports.
    */
@@ -317,12 +363,16 @@ public final class FaultyCluster implements AutoCloseable {
         throw new IOException(path + " has not reached " + replicas + " replicas: "
             + replicas(fs, path));
       }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("waiting for replicas of " + path);
-      }
+      sleep(50);
+    }
+  }
+
+  private static void sleep(long ms) throws java.io.InterruptedIOException {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted");
     }
   }
 

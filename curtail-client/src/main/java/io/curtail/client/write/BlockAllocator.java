@@ -94,7 +94,7 @@ final class BlockAllocator {
     long maxSleepMs = client.getConf().getBlockWriteLocateFollowingMaxDelayMs();
     for (int attempt = 0; ; attempt++) {
       try {
-        return client.getNamenode().addBlock(src, client.getClientName(), previous, excluded,
+        return ctx.namenode.addBlock(src, client.getClientName(), previous, excluded,
             fileId, favoredNodes, flags);
       } catch (RemoteException e) {
         IOException unwrapped = e.unwrapRemoteException(NotReplicatedYetException.class);
@@ -110,6 +110,6 @@ final class BlockAllocator {
 
   /** Gives back {@code block}, which holds no data. */
   void abandon(ExtendedBlock block) throws IOException {
-    client.getNamenode().abandonBlock(block, fileId, src, client.getClientName());
+    ctx.namenode.abandonBlock(block, fileId, src, client.getClientName());
   }
 }

@@ -180,7 +180,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
       // Record new blocks (and the length, if asked) at the NameNode, as stock hsync does.
       newBlockSinceSync = false;
       try {
-        ctx.client.getNamenode().fsync(src, fileId, ctx.client.getClientName(),
+        ctx.namenode.fsync(src, fileId, ctx.client.getClientName(),
             updateLength ? blockOffset : -1);
       } catch (RemoteException e) {
         throw WriteContext.unwrap(e);
@@ -243,7 +243,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     for (int attempt = 0; ; attempt++) {
       boolean done;
       try {
-        done = ctx.client.getNamenode().complete(src, ctx.client.getClientName(), last, fileId);
+        done = ctx.namenode.complete(src, ctx.client.getClientName(), last, fileId);
       } catch (RemoteException e) {
         throw WriteContext.unwrap(e);
       }

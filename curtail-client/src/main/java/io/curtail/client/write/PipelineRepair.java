@@ -177,7 +177,7 @@ final class PipelineRepair {
     }
     LocatedBlock grown;
     try {
-      grown = client.getNamenode().getAdditionalDatanode(src, fileId, acked, existing.nodes,
+      grown = ctx.namenode.getAdditionalDatanode(src, fileId, acked, existing.nodes,
           existing.storageIds, excluded.toArray(new DatanodeInfo[0]), 1, client.getClientName());
     } catch (IOException e) {
       LOG.warn("No spare DataNode file={} block={} pipeline={} reason={}", src, acked, existing,

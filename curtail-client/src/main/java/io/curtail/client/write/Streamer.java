@@ -371,7 +371,7 @@ final class Streamer {
   private void reopen(Pipeline.Targets t, BlockConstructionStage stage) throws IOException {
     int maxTries = Math.max(1, client.getConf().getMaxPipelineRecoveryRetries());
     for (int attempt = 1; ; attempt++) {
-      LocatedBlock bumped = client.getNamenode().updateBlockForPipeline(block,
+      LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block,
           client.getClientName());
       long newStamp = bumped.getBlock().getGenerationStamp();
       token = bumped.getBlockToken();
@@ -383,7 +383,7 @@ final class Streamer {
             acked, newStamp);
         try {
           ctx.reached(RepairHook.Step.PIPELINE_OPENED, src, t.addresses());
-          client.getNamenode().updatePipeline(client.getClientName(), block, updated, t.nodes,
+          ctx.namenode.updatePipeline(client.getClientName(), block, updated, t.nodes,
               t.storageIds);
         } catch (IOException e) {
           p.abort();

@@ -35,6 +35,7 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -71,11 +72,19 @@ public final class WriteContext implements AutoCloseable {
   private static final int CREATE_RETRIES = 10;
   /** How long an append keeps retrying while the NameNode says "try again" (stock: 5 s). */
   private static final long APPEND_RETRY_MS = 5000;
+  /**
+   * Tries of an idempotent NameNode call that met the NameNode going down or coming up, and the
+   * first pause between two (doubling): about 15 s in all, what a NameNode restart takes.
+   */
+  private static final int NAMENODE_ATTEMPTS = 6;
+  private static final long NAMENODE_FIRST_PAUSE_MS = 500;
   /** Replacements remembered for {@link #recentReplacements()}, the newest. */
   static final int RECENT_REPLACEMENTS = 256;
 
   final CurtailConfig config;
   final DFSClient client;
+  /** The client's NameNode, its idempotent calls retried across a restart. */
+  final ClientProtocol namenode;
   final CurtailRuntime runtime;
   final NanoClock clock;
   final SocketFactory sockets;
@@ -103,6 +112,8 @@ public final class WriteContext implements AutoCloseable {
       SocketFactory sockets, Scheduler scheduler) {
     this.config = config;
     this.client = client;
+    this.namenode = NameNodeRetries.around(client.getNamenode(), NAMENODE_ATTEMPTS,
+        NAMENODE_FIRST_PAUSE_MS);
     this.runtime = runtime;
     this.clock = runtime.clock();
     this.sockets = sockets;
@@ -136,7 +147,7 @@ public final class WriteContext implements AutoCloseable {
     HdfsFileStatus stat = null;
     for (int attempt = 0; stat == null; attempt++) {
       try {
-        stat = client.getNamenode().create(src, masked, client.getClientName(),
+        stat = namenode.create(src, masked, client.getClientName(),
             new EnumSetWritable<>(flags, CreateFlag.class), createParent, replication, blockSize,
             CryptoProtocolVersion.supported(), null, null);
       } catch (RemoteException e) {
@@ -147,7 +158,7 @@ public final class WriteContext implements AutoCloseable {
       }
     }
     if (needsStockStream(stat)) {
-      client.getNamenode().complete(src, client.getClientName(), null, stat.getFileId());
+      namenode.complete(src, client.getClientName(), null, stat.getFileId());
       return null;
     }
     Streamer streamer = Streamer.start(this, src, stat, flags, progress,
@@ -183,7 +194,7 @@ public final class WriteContext implements AutoCloseable {
     long start = clock.nanoTime();
     while (true) {
       try {
-        return client.getNamenode().append(src, client.getClientName(),
+        return namenode.append(src, client.getClientName(),
             new EnumSetWritable<>(flags, CreateFlag.class));
       } catch (RemoteException e) {
         if (!RetriableException.class.getName().equals(e.getClassName())
@@ -234,7 +245,7 @@ public final class WriteContext implements AutoCloseable {
       return;
     }
     try {
-      client.getNamenode().renewLease(client.getClientName(), null);
+      namenode.renewLease(client.getClientName(), null);
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not renew the lease of {} for {} open files; retrying in {} s",
           client.getClientName(), open.size(), LEASE_RENEWAL_MS / 1000, e);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.util.DiskChecker.DiskOutOfSpaceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +40,8 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
   private final LongAdder delayedWrites = new LongAdder();
   private final LongAdder delayedReads = new LongAdder();
   private volatile Disk disk;
+  /** Every packet write fails as on a full disk. */
+  private volatile boolean full;
 
   public DataNodeFaults(String dataNode, LongSupplier clock, ReadPath readPath) {
     this.dataNode = dataNode;
@@ -68,7 +71,32 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
   }
 
   @Override
+  public void fill() {
+    full = true;
+    LOG.info("Filled disk datanode={}", dataNode);
+  }
+
+  /**
+   * Called by the DataNode's hook after a packet's data is written: on a disk made full
+   * ({@link #fill}), fails the write as the operating system would.
+   */
+  public void checkSpace() throws DiskOutOfSpaceException {
+    if (full) {
+      throw new DiskOutOfSpaceException("No space left on device (injected on " + dataNode + ")");
+    }
+  }
+
+  @Override
+  public boolean isDiskFull() {
+    return full;
+  }
+
+  @Override
   public synchronized void heal() {
+    if (full) {
+      full = false;
+      LOG.info("Emptied disk datanode={}", dataNode);
+    }
     Disk before = disk;
     disk = null;
     if (before != null) {
@@ -158,6 +186,6 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   @Override
   public String toString() {
-    return "DataNodeFaults{" + dataNode + ", disk=" + disk() + '}';
+    return "DataNodeFaults{" + dataNode + ", disk=" + disk() + (full ? ", full" : "") + '}';
   }
 }

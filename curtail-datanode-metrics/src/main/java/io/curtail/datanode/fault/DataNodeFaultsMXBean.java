@@ -33,6 +33,11 @@ public interface DataNodeFaultsMXBean {
   /** Freezes every disk access for {@code lastingMillis} once every {@code everyMillis}. */
   void stall(long everyMillis, long lastingMillis);
 
+  /** Fails every packet write from now on as a full disk does ("No space left on device"). */
+  void fill();
+
+  boolean isDiskFull();
+
   /** Removes every fault this DataNode has. */
   void heal();
 }

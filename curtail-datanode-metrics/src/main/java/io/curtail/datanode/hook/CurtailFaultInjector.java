@@ -6,6 +6,7 @@ import io.curtail.datanode.report.AckReports;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
+import org.apache.hadoop.util.DiskChecker.DiskOutOfSpaceException;
 
 /**
  * Stock HDFS's per-JVM {@link DataNodeFaultInjector}, extended to route each call to the faults
@@ -67,6 +68,22 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     Routes r = routesOfCaller();
     if (r != null) {
       r.faults.await(DiskFault.Access.WRITES);
+      try {
+        r.faults.checkSpace();
+      } catch (DiskOutOfSpaceException e) {
+        // The hook declares no exception, but BlockReceiver calls it right after writing the
+        // packet's data, where that write's IOException would come from: let through as it is,
+        // the injected "disk full" takes exactly the path a real one does.
+        throw Unchecked.<RuntimeException>sneaky(e);
+      }
+    }
+  }
+
+  /** Lets a checked exception through a method that cannot declare it. */
+  private static final class Unchecked {
+    @SuppressWarnings("unchecked")
+    static <T extends Throwable> T sneaky(Throwable t) throws T {
+      throw (T) t;
     }
   }
 
