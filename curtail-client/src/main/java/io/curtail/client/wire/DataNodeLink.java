@@ -1,5 +1,6 @@
 package io.curtail.client.wire;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -10,9 +11,9 @@ import org.apache.hadoop.hdfs.net.Peer;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
-import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.util.LimitInputStream;
 import org.apache.hadoop.security.token.Token;
 
 /**
@@ -21,6 +22,9 @@ import org.apache.hadoop.security.token.Token;
  * Hadoop's {@code SaslDataTransferClient}. The one place that knows how.
  */
 public final class DataNodeLink {
+  /** A DataNode's answer or ack is at most a few hundred bytes; a longer one is malformed. */
+  private static final int MAX_MESSAGE_BYTES = 1 << 20;
+
   private DataNodeLink() {
   }
 
@@ -46,8 +50,39 @@ public final class DataNodeLink {
    * Reads a DataNode's answer to an operation and fails, naming {@code what}, unless it succeeded.
    */
   public static BlockOpResponseProto response(InputStream in, String what) throws IOException {
-    BlockOpResponseProto response = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(in));
+    BlockOpResponseProto response = BlockOpResponseProto.parseFrom(
+        new LimitInputStream(in, messageLength(in, "the answer to " + what)));
     DataTransferProtoUtil.checkBlockOpStatus(response, what);
     return response;
+  }
+
+  /**
+   * Reads the length that prefixes a protobuf message from a DataNode (a varint), refusing one
+   * that is malformed: Hadoop's {@code PBHelperClient.vintPrefixed} lets a negative length through
+   * to an {@code IllegalArgumentException} (found by fuzzing, in answers and in acks alike).
+   *
+   * @param what what the message answers, for the error
+   * @throws IOException naming {@code what} if the connection ends or the length is malformed
+   */
+  public static int messageLength(InputStream in, Object what) throws IOException {
+    long length = 0;
+    for (int shift = 0; ; shift += 7) {
+      int b = in.read();
+      if (b < 0) {
+        throw new EOFException("Unexpected EOF while reading " + what);
+      }
+      length |= (long) (b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+      if (shift >= 28) {
+        throw new IOException("Malformed " + what + ": its length runs past 5 bytes");
+      }
+    }
+    if (length > MAX_MESSAGE_BYTES) {
+      throw new IOException("Malformed " + what + ": " + length + " bytes long (at most "
+          + MAX_MESSAGE_BYTES + ")");
+    }
+    return (int) length;
   }
 }

@@ -104,20 +104,29 @@ final class AckReader implements Runnable {
     }
   }
 
-  /**
-   * The first DataNode whose reply is not a success (-1 if none). A DataNode that lost its
-   * downstream answers with its own status and its mirror's ERROR, so statuses come first: the
-   * first failure names the DataNode to blame.
-   *
-   * @throws IOException if the ack has not one reply per DataNode
-   */
   private int firstFailure(PipelineAck ack) throws IOException {
-    int n = trackers.length;
+    return firstFailure(ack, trackers.length);
+  }
+
+  /**
+   * The first of {@code n} DataNodes whose reply on {@code ack} is not a success (-1 if none). A
+   * DataNode that lost its downstream answers with its own status and its mirror's ERROR, so
+   * statuses come first: the first failure names the DataNode to blame.
+   *
+   * @throws IOException if the ack has not one reply per DataNode, or header flags for some
+   *     replies only (malformed: every header read after this one is one the ack has)
+   */
+  static int firstFailure(PipelineAck ack, int n) throws IOException {
     int replies = Math.min(ack.getNumOfReplies(), n);
-    for (int i = 0; i < replies; i++) {
-      if (PipelineAck.getStatusFromHeader(ack.getHeaderFlag(i)) != Status.SUCCESS) {
-        return i;
+    try {
+      for (int i = 0; i < replies; i++) {
+        if (PipelineAck.getStatusFromHeader(ack.getHeaderFlag(i)) != Status.SUCCESS) {
+          return i;
+        }
       }
+    } catch (IndexOutOfBoundsException e) {
+      throw new IOException("malformed ack for seqno " + ack.getSeqno() + ": fewer header flags"
+          + " than its " + ack.getNumOfReplies() + " replies");
     }
     if (ack.getNumOfReplies() != n) {
       throw new IOException("ack for seqno " + ack.getSeqno() + " has " + ack.getNumOfReplies()

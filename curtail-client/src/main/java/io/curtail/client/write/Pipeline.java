@@ -2,6 +2,7 @@ package io.curtail.client.write;
 
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.DataNodeLink;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataOutputStream;
@@ -23,11 +24,11 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 import org.apache.hadoop.hdfs.protocol.datatransfer.Sender;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
-import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
+import org.apache.hadoop.util.LimitInputStream;
 
 /**
  * The wire half of writing one block: a connection to the first DataNode of a pipeline, which
@@ -36,6 +37,8 @@ import org.apache.hadoop.util.DataChecksum;
  * {@link #readAck}. One thread sends and one reads acks; {@link #abort} works from any thread.
  */
 final class Pipeline implements Closeable, Abortable {
+  /** The most bytes a message's length prefix takes. */
+  private static final int MAX_VARINT_BYTES = 5;
   /**
    * Asks {@code source} to copy its replica of {@code block} (as far as it has acknowledged it) to
    * the one DataNode in {@code target}: how a replacement DataNode catches up with a pipeline.
@@ -167,12 +170,20 @@ final class Pipeline implements Closeable, Abortable {
   private final InputStream in;
   private final Peer peer;
   private final PipelineAck ack = new PipelineAck();
+  /** Names this pipeline's acks in an error, made into words only then. */
+  private final Object acksName = new Object() {
+    @Override
+    public String toString() {
+      return "ack from " + targets;
+    }
+  };
 
   private Pipeline(Targets targets, Socket socket, Peer peer) throws IOException {
     this.targets = targets;
     this.socket = socket;
     this.peer = peer;
-    this.in = peer.getInputStream();
+    // Buffered: an ack is a few small reads, and its length is checked before it is parsed.
+    this.in = new BufferedInputStream(peer.getInputStream(), 512);
     // Buffered for the small setup request; packets are larger and go straight through.
     this.out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
   }
@@ -206,8 +217,8 @@ final class Pipeline implements Closeable, Abortable {
           CachingStrategy.newDefaultStrategy(), lazyPersist, pinned[0], pinned,
           targets.storageIds[0], targets.storageIds);
       pipeline.out.flush();
-      BlockOpResponseProto response =
-          BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(pipeline.in));
+      BlockOpResponseProto response = BlockOpResponseProto.parseFrom(new LimitInputStream(
+          pipeline.in, DataNodeLink.messageLength(pipeline.in, "the answer to writeBlock")));
       String badLink = response.getFirstBadLink();
       if (response.getStatus() != Status.SUCCESS || !badLink.isEmpty()) {
         int bad = badLink.isEmpty() ? 0 : Math.max(0, targets.indexOf(badLink));
@@ -243,6 +254,19 @@ final class Pipeline implements Closeable, Abortable {
 
   /** The next ack; its object is reused by the next call. */
   PipelineAck readAck() throws IOException {
+    return readAck(in, ack, acksName);
+  }
+
+  /**
+   * Reads the next ack from {@code in} (which supports mark) into {@code ack}: its length checked
+   * first, as Hadoop's parsing takes any length (see {@link DataNodeLink#messageLength}).
+   *
+   * @throws IOException naming {@code what} if the ack is malformed or the connection ends
+   */
+  static PipelineAck readAck(InputStream in, PipelineAck ack, Object what) throws IOException {
+    in.mark(MAX_VARINT_BYTES);
+    DataNodeLink.messageLength(in, what);
+    in.reset();
     ack.readFields(in);
     return ack;
   }

@@ -70,6 +70,9 @@ public final class AckReports implements AckReportsMXBean {
    * takes none.
    */
   public void report(String threadName, int[] replies) {
+    if (replies.length == 0) {
+      return; // no header of its own to add to (never from a stock PacketResponder)
+    }
     boolean busy = isBusy();
     long now = clock.getAsLong();
     PacketTimings t = replies.length >= 2 && allSucceeded(replies)
