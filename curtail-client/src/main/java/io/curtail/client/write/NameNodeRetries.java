@@ -7,6 +7,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.ConnectException;
 import java.net.SocketException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
@@ -63,7 +64,7 @@ final class NameNodeRetries implements InvocationHandler {
         return method.invoke(namenode, args);
       } catch (InvocationTargetException e) {
         Throwable cause = e.getCause();
-        if (!idempotent || attempt >= attempts || !transient_(cause)) {
+        if (!idempotent || attempt >= attempts || !isTransient(cause)) {
           throw cause;
         }
         LOG.info("NameNode call {} failed ({}); trying again in {} ms, attempt {} of {}",
@@ -75,13 +76,13 @@ final class NameNodeRetries implements InvocationHandler {
   }
 
   /** Whether {@code t} is the NameNode going down or coming up, not an answer. */
-  static boolean transient_(Throwable t) {
+  static boolean isTransient(Throwable t) {
     if (t instanceof RemoteException) {
       String name = ((RemoteException) t).getClassName();
       return name.equals(RetriableException.class.getName())
           || name.equals(SafeModeException.class.getName());
     }
-    if (t instanceof InterruptedIOException || t instanceof java.net.ConnectException) {
+    if (t instanceof InterruptedIOException || t instanceof ConnectException) {
       return false; // interrupted, or timed out; or refused, which the IPC client retried
     }
     return t instanceof EOFException || t instanceof SocketException;
