@@ -13,8 +13,8 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.net.NetUtils;
-import org.apache.hadoop.util.LimitInputStream;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.LimitInputStream;
 
 /**
  * Opening a data-transfer connection to a DataNode, as every Curtail reader and writer does: TCP
@@ -50,10 +50,18 @@ public final class DataNodeLink {
    * Reads a DataNode's answer to an operation and fails, naming {@code what}, unless it succeeded.
    */
   public static BlockOpResponseProto response(InputStream in, String what) throws IOException {
-    BlockOpResponseProto response = BlockOpResponseProto.parseFrom(
-        new LimitInputStream(in, messageLength(in, "the answer to " + what)));
+    BlockOpResponseProto response = answer(in, what);
     DataTransferProtoUtil.checkBlockOpStatus(response, what);
     return response;
+  }
+
+  /**
+   * Reads a DataNode's answer to {@code what}, whatever its status, for callers that read more of
+   * it than success or failure.
+   */
+  public static BlockOpResponseProto answer(InputStream in, String what) throws IOException {
+    return BlockOpResponseProto.parseFrom(
+        new LimitInputStream(in, messageLength(in, "the answer to " + what)));
   }
 
   /**

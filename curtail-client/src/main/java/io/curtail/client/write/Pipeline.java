@@ -28,7 +28,6 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
-import org.apache.hadoop.util.LimitInputStream;
 
 /**
  * The wire half of writing one block: a connection to the first DataNode of a pipeline, which
@@ -217,8 +216,7 @@ final class Pipeline implements Closeable, Abortable {
           CachingStrategy.newDefaultStrategy(), lazyPersist, pinned[0], pinned,
           targets.storageIds[0], targets.storageIds);
       pipeline.out.flush();
-      BlockOpResponseProto response = BlockOpResponseProto.parseFrom(new LimitInputStream(
-          pipeline.in, DataNodeLink.messageLength(pipeline.in, "the answer to writeBlock")));
+      BlockOpResponseProto response = DataNodeLink.answer(pipeline.in, "writeBlock");
       String badLink = response.getFirstBadLink();
       if (response.getStatus() != Status.SUCCESS || !badLink.isEmpty()) {
         int bad = badLink.isEmpty() ? 0 : Math.max(0, targets.indexOf(badLink));

@@ -19,9 +19,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -338,14 +340,14 @@ public final class WriteContext implements AutoCloseable {
    * {@link RepairHook}); {@link RepairHook#NONE} for none.
    */
   public void repairHook(RepairHook hook) {
-    this.repairHook = java.util.Objects.requireNonNull(hook);
+    this.repairHook = Objects.requireNonNull(hook);
   }
 
   /** The writer of {@code file} reached {@code step} with {@code dataNodes}. */
   void reached(RepairHook.Step step, String file, String... dataNodes) throws IOException {
     RepairHook hook = repairHook;
     if (hook != RepairHook.NONE) {
-      hook.reached(step, file, java.util.Arrays.asList(dataNodes));
+      hook.reached(step, file, Arrays.asList(dataNodes));
     }
   }
 
