@@ -88,13 +88,10 @@ class FaultMatrixTest {
       @Override
       void run(Run r) throws Exception {
         r.c.blockTokenLifetime(2000);
-        try (FSDataOutputStream out = r.create()) {
-          r.writeRange(out, 0, MIB, 0);
-          r.hflush(out, MIB);
+        r.writeWithFaultMidBlock(() -> {
           Thread.sleep(3000);
           r.undo.add(r.c.stop(r.pipelineMember()));
-          r.writeRange(out, MIB, LENGTH, 0);
-        }
+        });
       }
     },
     /**
@@ -118,12 +115,7 @@ class FaultMatrixTest {
     DISK_FULL_MID_BLOCK(false) {
       @Override
       void run(Run r) throws Exception {
-        try (FSDataOutputStream out = r.create()) {
-          r.writeRange(out, 0, MIB, 0);
-          r.hflush(out, MIB);
-          r.undo.add(r.c.fillDisk(r.pipelineMember()));
-          r.writeRange(out, MIB, LENGTH, 0);
-        }
+        r.writeWithFaultMidBlock(() -> r.undo.add(r.c.fillDisk(r.pipelineMember())));
       }
     },
     /**
@@ -172,12 +164,7 @@ class FaultMatrixTest {
     UPGRADE_RESTART_MID_WRITE(false) {
       @Override
       void run(Run r) throws Exception {
-        try (FSDataOutputStream out = r.create()) {
-          r.writeRange(out, 0, MIB, 0);
-          r.hflush(out, MIB);
-          r.c.restartForUpgrade(r.pipelineMember());
-          r.writeRange(out, MIB, LENGTH, 0);
-        }
+        r.writeWithFaultMidBlock(() -> r.c.restartForUpgrade(r.pipelineMember()));
       }
     };
 
@@ -214,6 +201,19 @@ class FaultMatrixTest {
     void hflush(FSDataOutputStream out, long length) throws IOException {
       out.hflush();
       durable = length;
+    }
+
+    /**
+     * Writes the file: its first MiB, hflushed (the pipeline set up and known), then
+     * {@code fault}, then the rest, across the next blocks.
+     */
+    void writeWithFaultMidBlock(Action fault) throws Exception {
+      try (FSDataOutputStream out = create()) {
+        writeRange(out, 0, MIB, 0);
+        hflush(out, MIB);
+        fault.run();
+        writeRange(out, MIB, LENGTH, 0);
+      }
     }
 
     FSDataOutputStream create() throws IOException {
@@ -277,6 +277,10 @@ class FaultMatrixTest {
 
   interface IoAction {
     void run() throws IOException;
+  }
+
+  interface Action {
+    void run() throws Exception;
   }
 
   static Stream<Arguments> cases() {
@@ -385,7 +389,7 @@ class FaultMatrixTest {
     try {
       c.awaitReplicas(fs, p, REPLICATION);
       return REPLICATION;
-    } catch (IOException short_) {
+    } catch (IOException notYet) {
       try {
         return c.replicas(fs, p).stream().mapToInt(List::size).min().orElse(0);
       } catch (IOException e) {
