@@ -116,13 +116,15 @@ public final class Main implements Callable<Integer> {
   }
 
   /**
-   * Runs the benchmark with {@code args}, or with {@code stats PATH…} the analyzer of per-block
-   * statistics ({@link StatsAnalyzer}); returns the exit code (0 ok, 1 failed, 2 usage).
+   * Runs the benchmark with {@code args}, with {@code stats PATH…} the analyzer of per-block
+   * statistics ({@link StatsAnalyzer}), or with {@code soak} the soak under rotating faults
+   * ({@link Soak}); returns the exit code (0 ok, 1 failed, 2 usage).
    */
   static int run(String[] args, PrintStream stdout, PrintStream stderr, boolean terminal) {
     Main main = new Main(stdout, stderr, terminal);
     return new CommandLine(main)
         .addSubcommand("stats", new StatsAnalyzer(stdout))
+        .addSubcommand("soak", new Soak(stdout))
         .setOut(new java.io.PrintWriter(stdout, true))
         .setErr(new java.io.PrintWriter(stderr, true))
         .setParameterExceptionHandler((e, a) -> {

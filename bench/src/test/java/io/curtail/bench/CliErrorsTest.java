@@ -32,6 +32,13 @@ class CliErrorsTest {
   }
 
   @Test
+  void soakOnTooFewDataNodes() throws Exception {
+    run("soak", "--data-nodes", "3");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --data-nodes must be at least 5, was 3", err);
+  }
+
+  @Test
   void unknownMode() throws Exception {
     run("--mode", "stock,turbo");
     assertEquals(2, code);

@@ -113,4 +113,28 @@ public final class SeededData {
     }
     return length;
   }
+
+  /**
+   * How many bytes from the start of {@code path} are the seeded ones: up to the first that
+   * differs, or as far as it can be read (0 if it cannot be opened).
+   */
+  public static long intactPrefix(FileSystem fs, Path path, long seed) {
+    byte[] got = new byte[CHUNK];
+    byte[] want = new byte[CHUNK];
+    long at = 0;
+    try (InputStream in = fs.open(path)) {
+      for (int n; (n = in.read(got)) > 0; ) {
+        fill(seed, at, want, 0, n);
+        for (int i = 0; i < n; i++) {
+          if (got[i] != want[i]) {
+            return at + i;
+          }
+        }
+        at += n;
+      }
+    } catch (IOException e) {
+      // what was read before the failure is what is intact
+    }
+    return at;
+  }
 }

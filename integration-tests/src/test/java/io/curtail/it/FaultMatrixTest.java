@@ -9,7 +9,6 @@ import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -321,9 +320,9 @@ class FaultMatrixTest {
         r.durable = LENGTH;
       }
       double seconds = (System.nanoTime() - began) / 1e9;
-      long lost = Math.max(0, r.durable - intactPrefix(stock, p));
+      long lost = Math.max(0, r.durable - SeededData.intactPrefix(stock, p, SEED));
       for (Path q : r.extra) {
-        lost += BLOCK - intactPrefix(stock, q, SEED + extraIndex(q));
+        lost += BLOCK - SeededData.intactPrefix(stock, q, SEED + extraIndex(q));
       }
       int replication = settledReplication(c, stock, p);
       for (Path q : r.extra) {
@@ -357,31 +356,6 @@ class FaultMatrixTest {
   private static long extraIndex(Path q) {
     String[] parts = q.getName().split("-");
     return Long.parseLong(parts[parts.length - 2]) * 3 + Long.parseLong(parts[parts.length - 1]);
-  }
-
-  private static long intactPrefix(FileSystem fs, Path p) {
-    return intactPrefix(fs, p, SEED);
-  }
-
-  /** How many bytes from the start of {@code p} are the seeded ones; 0 if it cannot be read. */
-  private static long intactPrefix(FileSystem fs, Path p, long seed) {
-    byte[] got = new byte[64 * KIB];
-    byte[] want = new byte[got.length];
-    long at = 0;
-    try (InputStream in = fs.open(p)) {
-      for (int n; (n = in.read(got)) > 0; ) {
-        SeededData.fill(seed, at, want, 0, n);
-        for (int i = 0; i < n; i++) {
-          if (got[i] != want[i]) {
-            return at + i;
-          }
-        }
-        at += n;
-      }
-    } catch (IOException e) {
-      // what was read before the failure is what is intact
-    }
-    return at;
   }
 
   /** The fewest replicas of any block of {@code p} once the NameNode settles (within 30 s). */
