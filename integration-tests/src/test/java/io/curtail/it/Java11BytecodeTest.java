@@ -8,15 +8,10 @@ import io.curtail.datanode.hook.CurtailDataNodePlugin;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +29,7 @@ class Java11BytecodeTest {
         CurtailDataNodePlugin.class}) {
       Path where = Paths.get(entry.getProtectionDomain().getCodeSource().getLocation().toURI());
       List<String> newer = new ArrayList<>();
-      int classes = forEachClass(where, (name, in) -> {
+      int classes = ClassFiles.forEach(where, (name, in) -> {
         int major = majorVersion(in);
         if (major > JAVA_11) {
           newer.add(name + " (" + major + ")");
@@ -43,38 +38,6 @@ class Java11BytecodeTest {
       assertTrue(classes > 20, "only " + classes + " classes found in " + where);
       assertEquals(List.of(), newer, "classes newer than Java 11 in " + where);
     }
-  }
-
-  private interface ClassVisitor {
-    void visit(String name, InputStream in) throws IOException;
-  }
-
-  private static int forEachClass(Path where, ClassVisitor visitor)
-      throws IOException, URISyntaxException {
-    int n = 0;
-    if (Files.isDirectory(where)) {
-      try (Stream<Path> files = Files.walk(where)) {
-        for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
-          try (InputStream in = Files.newInputStream(p)) {
-            visitor.visit(where.relativize(p).toString(), in);
-            n++;
-          }
-        }
-      }
-      return n;
-    }
-    try (ZipFile jar = new ZipFile(where.toFile())) {
-      for (ZipEntry e : java.util.Collections.list(jar.entries())) {
-        // Multi-release entries (META-INF/versions/N) are meant for newer JVMs; none are ours.
-        if (e.getName().endsWith(".class") && !e.getName().startsWith("META-INF/")) {
-          try (InputStream in = jar.getInputStream(e)) {
-            visitor.visit(e.getName(), in);
-            n++;
-          }
-        }
-      }
-    }
-    return n;
   }
 
   /** The major version of a class file: after the magic number and the minor version. */

@@ -1,0 +1,264 @@
+package io.curtail.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/**
+ * A static link check of the client jar against the shaded Hadoop client
+ * ({@code hadoop-client-api} and {@code hadoop-client-runtime}, what Spark and other shaded
+ * applications put on the class path instead of {@code hadoop-hdfs-client}): every class,
+ * method and field of Hadoop's that Curtail's bytecode names must exist there with the same
+ * descriptor. A method that takes or returns a type the shaded client relocates (Guava,
+ * protobuf) would pass every test run on the unshaded jars and fail only on the cluster, with a
+ * {@code NoSuchMethodError}. Beyond the JDK and Hadoop, Curtail may name only SLF4J (which every
+ * Hadoop client deployment carries) and the OpenTelemetry API (optional, loaded only when the
+ * application has it).
+ */
+class ShadedClientLinkTest {
+  private static final Path SHADED = Paths.get("target", "shaded-hadoop-client");
+  private static final List<String> JDK = List.of("java/", "javax/", "jdk/", "sun/", "com/sun/",
+      "org/w3c/", "org/xml/", "org/ietf/");
+  private static final List<String> BROUGHT_BY_THE_APPLICATION =
+      List.of("org/slf4j/", "io/opentelemetry/");
+
+  /** A class of the shaded client: its supertypes and its members as name + descriptor. */
+  private static final class Declared {
+    final List<String> supertypes = new ArrayList<>();
+    final Set<String> members = new HashSet<>();
+  }
+
+  /** A member of another class the client's bytecode names. */
+  private static final class Reference {
+    final String owner;
+    final String member; // name + descriptor; null for the class alone
+    final String from;
+
+    Reference(String owner, String member, String from) {
+      this.owner = owner;
+      this.member = member;
+      this.from = from;
+    }
+  }
+
+  @Test
+  void everyHadoopMemberTheClientNamesExistsInTheShadedClient() throws Exception {
+    Map<String, Declared> shaded = new HashMap<>();
+    for (String jar : new String[] {"hadoop-client-api.jar", "hadoop-client-runtime.jar"}) {
+      Path p = SHADED.resolve(jar);
+      assertTrue(Files.isRegularFile(p), p + " missing: the build copies it there");
+      ClassFiles.forEach(p, (name, in) -> declare(in, shaded));
+    }
+    List<Reference> references = new ArrayList<>();
+    Path client = Paths.get(CurtailDistributedFileSystem.class.getProtectionDomain()
+        .getCodeSource().getLocation().toURI());
+    int classes = ClassFiles.forEach(client, (name, in) -> collect(in, references));
+    assertTrue(classes > 20, "only " + classes + " classes in " + client);
+
+    Set<String> missing = new TreeSet<>();
+    int hadoop = 0;
+    for (Reference r : references) {
+      if (startsWithAny(r.owner, JDK) || r.owner.startsWith("io/curtail/")) {
+        continue;
+      }
+      if (startsWithAny(r.owner, BROUGHT_BY_THE_APPLICATION)) {
+        continue;
+      }
+      if (!shaded.containsKey(r.owner)) {
+        missing.add(r.owner + " (named by " + r.from + ")");
+      } else if (r.member != null && !declares(shaded, r.owner, r.member)) {
+        missing.add(r.owner + "." + r.member + " (named by " + r.from + ")");
+      }
+      hadoop++;
+    }
+    assertTrue(hadoop > 500, "only " + hadoop + " references to Hadoop found");
+    assertEquals(Set.of(), missing, "named by " + client + " but not in the shaded client");
+  }
+
+  private static boolean startsWithAny(String name, List<String> prefixes) {
+    return prefixes.stream().anyMatch(name::startsWith);
+  }
+
+  /** Whether {@code owner} or a supertype declares {@code member}. */
+  private static boolean declares(Map<String, Declared> shaded, String owner, String member) {
+    Declared d = shaded.get(owner);
+    if (d == null) {
+      return startsWithAny(owner, JDK) && jdkDeclares(owner, member); // e.g. Object.toString
+    }
+    if (d.members.contains(member)) {
+      return true;
+    }
+    for (String s : d.supertypes) {
+      if (declares(shaded, s, member)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the JDK's class {@code owner} or a supertype declares {@code member}. */
+  private static boolean jdkDeclares(String owner, String member) {
+    Class<?> c;
+    try {
+      c = Class.forName(owner.replace('/', '.'), false, ClassLoader.getPlatformClassLoader());
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+      for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
+        if (member.equals(m.getName() + Type.getMethodDescriptor(m))) {
+          return true;
+        }
+      }
+      for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+        if (member.equals(f.getName() + ":" + Type.getDescriptor(f.getType()))) {
+          return true;
+        }
+      }
+      for (Class<?> i : k.getInterfaces()) {
+        if (jdkDeclares(Type.getInternalName(i), member)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static void declare(InputStream in, Map<String, Declared> shaded) throws IOException {
+    new ClassReader(in).accept(new ClassVisitor(Opcodes.ASM9) {
+      Declared d;
+
+      @Override
+      public void visit(int version, int access, String name, String signature, String superName,
+          String[] interfaces) {
+        d = new Declared();
+        shaded.put(name, d);
+        if (superName != null) {
+          d.supertypes.add(superName);
+        }
+        d.supertypes.addAll(List.of(interfaces));
+      }
+
+      @Override
+      public FieldVisitor visitField(int access, String name, String descriptor,
+          String signature, Object value) {
+        d.members.add(name + ":" + descriptor);
+        return null;
+      }
+
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor,
+          String signature, String[] exceptions) {
+        d.members.add(name + descriptor);
+        return null;
+      }
+    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+  }
+
+  /** Every class, field and method the class in {@code in} names, with the types in descriptors. */
+  private static void collect(InputStream in, List<Reference> out) throws IOException {
+    new ClassReader(in).accept(new ClassVisitor(Opcodes.ASM9) {
+      String from;
+
+      void type(Type t) {
+        while (t.getSort() == Type.ARRAY) {
+          t = t.getElementType();
+        }
+        if (t.getSort() == Type.OBJECT) {
+          out.add(new Reference(t.getInternalName(), null, from));
+        } else if (t.getSort() == Type.METHOD) {
+          type(t.getReturnType());
+          for (Type a : t.getArgumentTypes()) {
+            type(a);
+          }
+        }
+      }
+
+      @Override
+      public void visit(int version, int access, String name, String signature, String superName,
+          String[] interfaces) {
+        from = name;
+        if (superName != null) {
+          out.add(new Reference(superName, null, from));
+        }
+        for (String i : interfaces) {
+          out.add(new Reference(i, null, from));
+        }
+      }
+
+      @Override
+      public FieldVisitor visitField(int access, String name, String descriptor,
+          String signature, Object value) {
+        type(Type.getType(descriptor));
+        return null;
+      }
+
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor,
+          String signature, String[] exceptions) {
+        type(Type.getMethodType(descriptor));
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String name, String desc,
+              boolean isInterface) {
+            if (!owner.startsWith("[")) {
+              out.add(new Reference(owner, name + desc, from));
+            }
+            type(Type.getMethodType(desc));
+          }
+
+          @Override
+          public void visitFieldInsn(int opcode, String owner, String name, String desc) {
+            out.add(new Reference(owner, name + ":" + desc, from));
+            type(Type.getType(desc));
+          }
+
+          @Override
+          public void visitTypeInsn(int opcode, String type) {
+            type(Type.getObjectType(type));
+          }
+
+          @Override
+          public void visitLdcInsn(Object value) {
+            if (value instanceof Type) {
+              type((Type) value);
+            }
+          }
+
+          @Override
+          public void visitInvokeDynamicInsn(String name, String desc, Handle bootstrap,
+              Object... args) {
+            type(Type.getMethodType(desc));
+            for (Object a : args) {
+              if (a instanceof Handle) {
+                Handle h = (Handle) a;
+                out.add(new Reference(h.getOwner(), h.getName() + h.getDesc(), from));
+              }
+            }
+          }
+        };
+      }
+    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+  }
+}
