@@ -44,8 +44,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * block access tokens, and the data transfer protected either by SASL with
  * {@code dfs.data.transfer.protection=privacy} or by the older {@code dfs.encrypt.data.transfer}.
  * A user logged in from a keytab writes with a fail-fast replacement (the rebuild is a
- * DataNode-to-DataNode transfer under the block's token), reads with hedges, and the stock client
- * reads every byte back; a user without Kerberos credentials is refused exactly as stock refuses.
+ * DataNode-to-DataNode transfer under the block's token) where stock, beside it, waits the slow
+ * DataNode out, reads with hedges, and the stock client reads every byte back; a user without
+ * Kerberos credentials is refused exactly as stock refuses.
  */
 class SecuredClusterTest {
   private static final int MIB = 1024 * 1024;
@@ -161,14 +162,23 @@ class SecuredClusterTest {
           CurtailDistributedFileSystem fs = c.curtailFileSystem(Map.of(
               "curtail.knowledge.scope", "secured-write-" + protection))) {
         Path written = new Path(home, "written");
+        Path byStock = new Path(home, "written-by-stock");
         long length = 2L * 4 * MIB + 12345;
-        try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(50)));
-            FSDataOutputStream out = fs.create(written, FsPermission.getFileDefault(),
-                EnumSet.of(CreateFlag.CREATE), 4096, (short) 2, 4 * MIB, null, null,
-                new InetSocketAddress[] {c.address(0), c.address(1)})) {
-          assertTrue(out.getWrappedStream() instanceof CurtailOutputStream);
-          SeededData.write(out, 11, length);
+        InetSocketAddress[] onDn0 = {c.address(0), c.address(1)};
+        try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(50)))) {
+          try (FSDataOutputStream out = fs.create(written, FsPermission.getFileDefault(),
+              EnumSet.of(CreateFlag.CREATE), 4096, (short) 2, 4 * MIB, null, null, onDn0)) {
+            assertTrue(out.getWrappedStream() instanceof CurtailOutputStream);
+            SeededData.write(out, 11, length);
+          }
+          // What stock does on the same cluster, for comparison: it waits the slow disk out.
+          try (FSDataOutputStream out = stock.create(byStock, FsPermission.getFileDefault(),
+              true, 4096, (short) 2, 4 * MIB, null, onDn0)) {
+            SeededData.write(out, 13, 4 * MIB);
+          }
         }
+        SeededData.verify(stock, byStock, 13, 4 * MIB);
+        c.awaitReplicas(stock, byStock, 2);
         assertEquals(1, fs.replacements(), "dn0 replaced in the first block's pipeline");
         SeededData.verify(stock, written, 11, length);
         c.awaitReplicas(stock, written, 2);
