@@ -1,0 +1,137 @@
+package io.curtail.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.write.CurtailOutputStream;
+import io.curtail.testcluster.SeededData;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code docker/local-cluster}, the launcher users run (and the containers run), end to end: a
+ * NameNode and four DataNodes as processes of their own (in network namespaces of their own where
+ * the machine allows), a Curtail write across blocks during which a DataNode process is killed
+ * with {@code kill -9} and then revived, every byte read back by the stock client at full
+ * replication, and {@code stop} leaving no process behind.
+ */
+class LocalClusterTest {
+  private static final File SCRIPT = new File("../docker/local-cluster");
+  private static final int NN_PORT = 19_920; // beside, not on, a user's cluster at 19820
+  private static final int MIB = 1024 * 1024;
+
+  private final File dir = new File("target/local-cluster-" + System.nanoTime()).getAbsoluteFile();
+
+  /** Runs the launcher; returns what it printed, failing on a non-zero exit. */
+  private String launcher(String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add("bash");
+    command.add(SCRIPT.getPath());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("CURTAIL_CLUSTER_DIR", dir.getPath());
+    pb.environment().put("CURTAIL_NN_PORT", Integer.toString(NN_PORT));
+    pb.environment().put("CURTAIL_CLASSPATH",
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    File out = new File(dir.getParentFile(), dir.getName() + ".out");
+    Process p = pb.redirectOutput(out).start();
+    assertTrue(p.waitFor(3, TimeUnit.MINUTES), "local-cluster " + args[0] + " hung");
+    String printed = new String(Files.readAllBytes(out.toPath()), StandardCharsets.UTF_8);
+    assertEquals(0, p.exitValue(), "local-cluster " + String.join(" ", args) + ":\n" + printed);
+    return printed;
+  }
+
+  @Test
+  void curtailWritesThroughAKilledDataNodeProcessOnTheLauncherCluster() throws Exception {
+    assumeTrue(new File("/usr/bin/curl").canExecute() || new File("/bin/curl").canExecute(),
+        "the launcher asks the NameNode over HTTP with curl");
+    String started = launcher("start", "-n", "4");
+    try {
+      assertTrue(started.contains("live DataNodes: 4"), started);
+      URI uri = URI.create("hdfs://127.0.0.1:" + NN_PORT);
+      Configuration conf = new Configuration();
+      conf.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
+      conf.set("dfs.client.socket-timeout", "10000");
+      Path p = new Path("/launcher/written");
+      int victim = 0;
+      long length = 3L * MIB + 4321;
+      try (CurtailDistributedFileSystem fs =
+              (CurtailDistributedFileSystem) FileSystem.newInstance(uri, conf);
+          DistributedFileSystem stock = (DistributedFileSystem) FileSystem.newInstance(uri,
+              stockConf(conf))) {
+        try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 3, MIB)) {
+          assertTrue(out.getWrappedStream() instanceof CurtailOutputStream);
+          byte[] chunk = new byte[64 * 1024];
+          for (long at = 0; at < length; at += chunk.length) {
+            int len = (int) Math.min(chunk.length, length - at);
+            SeededData.fill(5, at, chunk, 0, len);
+            out.write(chunk, 0, len);
+            if (at == MIB + 512 * 1024) {
+              out.hflush(); // mid-block, the pipeline set up: kill its middle DataNode
+              victim = middleOfPipeline(stock, p);
+              launcher("kill", Integer.toString(victim));
+            }
+          }
+        }
+        assertTrue(fs.pipelineRecoveries() >= 1, "dn" + victim + " was killed unnoticed");
+        SeededData.verify(stock, p, 5, length);
+        launcher("revive", Integer.toString(victim));
+        awaitReplicas(stock, p, 3);
+      }
+    } finally {
+      String stopped = launcher("stop");
+      assertTrue(stopped.contains("stopped"), stopped);
+    }
+    for (String name : new String[] {"nn", "dn1", "dn2", "dn3", "dn4"}) {
+      assertFalse(new File(dir, name + "/pid").exists(), name + " left a pid file");
+    }
+  }
+
+  /**
+   * The launcher's number of the second DataNode of the pipeline writing {@code p}'s last block:
+   * its transfer port is the NameNode's plus 180 plus ten times the number.
+   */
+  private static int middleOfPipeline(DistributedFileSystem stock, Path p) throws IOException {
+    int port = stock.getClient().getLocatedBlocks(p.toString(), 0).getLastLocatedBlock()
+        .getLocations()[1].getXferPort();
+    return (port - NN_PORT - 180) / 10;
+  }
+
+  private static Configuration stockConf(Configuration conf) {
+    Configuration c = new Configuration(conf);
+    c.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
+    return c;
+  }
+
+  private static void awaitReplicas(FileSystem fs, Path p, int replicas)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      boolean all = true;
+      for (org.apache.hadoop.fs.BlockLocation b
+          : fs.getFileBlockLocations(p, 0, fs.getFileStatus(p).getLen())) {
+        all &= b.getHosts().length >= replicas;
+      }
+      if (all) {
+        return;
+      }
+      assertTrue(System.nanoTime() < deadline, p + " did not reach " + replicas + " replicas");
+      Thread.sleep(500);
+    }
+  }
+}
