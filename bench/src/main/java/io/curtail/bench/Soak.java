@@ -229,7 +229,9 @@ public final class Soak implements Callable<Integer> {
         running = false;
         for (Thread t : clients) {
           t.join(TimeUnit.MINUTES.toMillis(5));
-          check(!t.isAlive(), t.getName() + " did not finish within 5 minutes of the end");
+          if (t.isAlive()) {
+            throw new IllegalStateException(t.getName() + " hung: not done 5 minutes after the end");
+          }
         }
         stdout.printf(Locale.ROOT, "Curtail: %d hedges (%d won), %d replacements, %d pipeline"
             + " recoveries%n", fs.hedgesTried(), fs.hedgesWon(), fs.replacements(),
