@@ -54,37 +54,45 @@ final class BlockAllocator {
   /**
    * The block after {@code previous}, with {@code failed} and the DataNodes the JVM avoids
    * excluded; retried while the NameNode waits for the previous block's replicas, as stock
-   * clients do. If the NameNode cannot give a full pipeline without them, the block is asked for
-   * again without exclusions: replication comes before avoiding a node.
+   * clients do. If the NameNode cannot give a full pipeline without the avoided ones, the block
+   * is asked for again with only {@code failed} excluded: replication comes before avoiding a
+   * slow or busy node, but never brings back one that failed this file (a DataNode just killed
+   * is still live to the NameNode for a while; stock excludes it too, even at the cost of a
+   * short pipeline, which the NameNode re-replicates).
    */
   LocatedBlock allocate(ExtendedBlock previous, Collection<DatanodeInfo> failed)
       throws IOException {
+    DatanodeInfo[] mustExclude = failed.toArray(new DatanodeInfo[0]);
     List<DatanodeInfo> excluded = new ArrayList<>(failed);
     for (DatanodeInfo avoid : ctx.avoided()) {
       if (!excluded.contains(avoid)) {
         excluded.add(avoid);
       }
     }
+    if (excluded.size() == mustExclude.length) {
+      return addBlock(previous, mustExclude);
+    }
     LocatedBlock located;
     try {
       located = addBlock(previous, excluded.toArray(new DatanodeInfo[0]));
     } catch (RemoteException e) {
-      if (excluded.isEmpty() || !e.getClassName().equals(IOException.class.getName())) {
+      if (!e.getClassName().equals(IOException.class.getName())) {
         throw e;
       }
       // A plain IOException is how the NameNode says it found no DataNode at all (in a small
-      // cluster every one may have been judged slow once): ask again without exclusions.
-      LOG.info("No replica placed file={} excluded={} reason={}; asking again without"
-          + " exclusions", src, excluded, e.getMessage());
-      return addBlock(previous, new DatanodeInfo[0]);
+      // cluster every one may have been judged slow once): ask again avoiding none.
+      LOG.info("No replica placed file={} excluded={} reason={}; asking again excluding only"
+          + " failed DataNodes {}", src, excluded, e.getMessage(), failed);
+      return addBlock(previous, mustExclude);
     }
-    if (excluded.isEmpty() || located.getLocations().length >= replication) {
+    if (located.getLocations().length >= replication) {
       return located;
     }
-    LOG.info("Short pipeline file={} block={} replicas={} excluded={}; asking again without"
-        + " exclusions", src, located.getBlock(), located.getLocations().length, excluded);
+    LOG.info("Short pipeline file={} block={} replicas={} excluded={}; asking again excluding"
+        + " only failed DataNodes {}", src, located.getBlock(), located.getLocations().length,
+        excluded, failed);
     abandon(located.getBlock());
-    return addBlock(previous, new DatanodeInfo[0]);
+    return addBlock(previous, mustExclude);
   }
 
   private LocatedBlock addBlock(ExtendedBlock previous, DatanodeInfo[] excluded)
