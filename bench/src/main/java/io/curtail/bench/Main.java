@@ -76,6 +76,15 @@ public final class Main implements Callable<Integer> {
       description = "Run against this cluster (hdfs://host:port) instead of an embedded one.")
   String fs;
 
+  @Option(names = "--fault-on", paramLabel = "COMMAND", description = "With --fs: a shell command"
+      + " that injects the scenario's fault (its name in $CURTAIL_SCENARIO) before each faulty"
+      + " mode's batch, e.g. 'docker/local-cluster shape 2 16mbit'; oracle runs without it.")
+  String faultOn;
+
+  @Option(names = "--fault-off", paramLabel = "COMMAND",
+      description = "With --fault-on: the shell command that lifts the fault after the batch.")
+  String faultOff;
+
   @Option(names = "--out", defaultValue = "results",
       description = "Directory under which each run's results go (default: ${DEFAULT-VALUE}).")
   File out;
@@ -221,6 +230,10 @@ public final class Main implements Callable<Integer> {
   }
 
   private Target target() throws IOException {
+    if (fs == null && faultOn != null) {
+      throw new IllegalArgumentException("--fault-on needs --fs: the embedded cluster injects"
+          + " each scenario's own fault");
+    }
     if (fs == null) {
       File base = Files.createTempDirectory("curtail-bench-cluster").toFile();
       stderr.println("curtail-bench: starting an embedded cluster of " + Scenario.DATANODES
@@ -236,7 +249,11 @@ public final class Main implements Callable<Integer> {
     if (!"hdfs".equals(uri.getScheme()) || uri.getHost() == null) {
       throw new IllegalArgumentException("--fs must be an hdfs://host:port URI, was '" + fs + "'");
     }
-    Target.Remote remote = new Target.Remote(uri);
+    if ((faultOn == null) != (faultOff == null)) {
+      throw new IllegalArgumentException("--fault-on and --fault-off go together");
+    }
+    Target.Remote remote = new Target.Remote(uri,
+        faultOn == null ? null : new Target.FaultCommands(faultOn, faultOff));
     Configuration probe = remote.conf();
     probe.setInt("ipc.client.connect.max.retries", 1);
     probe.setInt("ipc.client.connect.max.retries.on.timeouts", 1);

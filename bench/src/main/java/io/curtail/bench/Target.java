@@ -4,8 +4,10 @@ import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -142,14 +144,51 @@ abstract class Target implements AutoCloseable {
   }
 
   /**
-   * A running cluster: faults are whatever it has (the plugin's JMX or keys inject them), and
-   * every mode runs on it, {@code stock-best} with only its client settings.
+   * Shell commands that inject a scenario's fault into a running cluster and lift it again: the
+   * operator's own (a launcher's {@code shape}, a chaos tool, {@code hdfs dfsadmin -reconfig}).
+   */
+  static final class FaultCommands {
+    final String on;
+    final String off;
+
+    FaultCommands(String on, String off) {
+      this.on = on;
+      this.off = off;
+    }
+
+    /** Runs {@code command} for scenario {@code s}; fails naming it unless it exits 0. */
+    static void run(String command, Scenario s) {
+      ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true);
+      pb.environment().put("CURTAIL_SCENARIO", s.toString());
+      try {
+        Process p = pb.start();
+        String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+          throw new IllegalStateException("fault command '" + command + "' for " + s
+              + " exited " + p.exitValue() + ": " + printed.trim());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("running fault command '" + command + "'", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted running '" + command + "'", e);
+      }
+    }
+  }
+
+  /**
+   * A running cluster: faults are whatever it has (the plugin's JMX or keys inject them), or what
+   * the operator's {@link FaultCommands} inject for each faulty scenario, in which case
+   * {@code oracle} is the same cluster without them. Every mode runs on it, {@code stock-best}
+   * with only its client settings.
    */
   static final class Remote extends Target implements Cluster {
     private final URI uri;
+    private final FaultCommands faults;
 
-    Remote(URI uri) {
+    Remote(URI uri, FaultCommands faults) {
       this.uri = uri;
+      this.faults = faults;
     }
 
     @Override
@@ -169,12 +208,16 @@ abstract class Target implements AutoCloseable {
 
     @Override
     boolean injectsFaults() {
-      return false;
+      return faults != null;
     }
 
     @Override
     public Fault inject(Scenario s) {
-      return () -> { };
+      if (faults == null || !s.hasFault()) {
+        return () -> { };
+      }
+      FaultCommands.run(faults.on, s);
+      return () -> FaultCommands.run(faults.off, s);
     }
 
     @Override
@@ -198,8 +241,9 @@ abstract class Target implements AutoCloseable {
 
     @Override
     String describe() {
-      return uri + " (faults not injected by the benchmark; stock-best's cluster settings are"
-          + " whatever it runs with)";
+      return uri + (faults == null ? " (faults not injected by the benchmark" : " (faults by '"
+          + faults.on + "', lifted by '" + faults.off + "'") + "; stock-best's cluster settings"
+          + " are whatever it runs with)";
     }
 
     @Override

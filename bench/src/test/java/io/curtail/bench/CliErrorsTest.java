@@ -32,6 +32,14 @@ class CliErrorsTest {
   }
 
   @Test
+  void faultCommandsNeedARealCluster() throws Exception {
+    run("--fault-on", "true", "--fault-off", "true");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --fault-on needs --fs: the embedded cluster injects each"
+        + " scenario's own fault", err);
+  }
+
+  @Test
   void soakOnTooFewDataNodes() throws Exception {
     run("soak", "--data-nodes", "3");
     assertEquals(2, code);
