@@ -66,11 +66,6 @@ class DistCpTest {
     return CLUSTER.cluster().uri() + path;
   }
 
-  private static void write(DistributedFileSystem stock, Path p, long seed, long length)
-      throws IOException {
-    SeededData.create(stock, p, seed, length);
-  }
-
   private static void assertSame(DistributedFileSystem stock, Path src, Path dst, long seed,
       long length) throws IOException {
     SeededData.verify(stock, dst, seed, length);
@@ -98,8 +93,8 @@ class DistCpTest {
     Path b = new Path("/distcp/src/sub/b");
     long aLength = 3 * MIB + 12345;
     long bLength = 700_000;
-    write(stock, a, 1, aLength);
-    write(stock, b, 2, bLength);
+    SeededData.create(stock, a, 1, aLength);
+    SeededData.create(stock, b, 2, bLength);
 
     assertEquals(0, distCp(uri("/distcp/src"), uri("/distcp/dst")));
     assertSame(stock, a, new Path("/distcp/dst/a"), 1, aLength);
@@ -110,7 +105,7 @@ class DistCpTest {
         + " blocks of the 5");
 
     // Same length, other bytes: only the checksum tells, and -update must copy it again.
-    write(stock, a, 3, aLength);
+    SeededData.create(stock, a, 3, aLength);
     assertEquals(0, distCp("-update", uri("/distcp/src"), uri("/distcp/dst")));
     assertSame(stock, a, new Path("/distcp/dst/a"), 3, aLength);
 
