@@ -196,6 +196,35 @@ class FailFastWriteTest {
     }
   }
 
+  /**
+   * Three DataNodes: dn2 says it is busy, so the writer avoids it, and dn1 is killed, which the
+   * NameNode does not know yet. A new block's pipeline meets dn1 dead; excluding it and the busy
+   * dn2 leaves the NameNode only dn0, too few, so the writer asks again excluding dn1 alone (never
+   * bringing back the DataNode that failed) and writes on dn0 and dn2, as stock would. The
+   * NameNode restores the third replica once dn1 is back. (Found by the soak: asking again with
+   * no exclusions at all chose the dead DataNode every time, and the write failed.)
+   */
+  @Test
+  void aDataNodeThatFailedStaysExcludedWhenThePipelineComesBackShort() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
+      io.curtail.datanode.hook.CurtailDataNodePlugin.reportsOf(c.dataNode(2)).setBusy(true);
+      Path learn = new Path("/excluded/learn"); // the acks of every DataNode say dn2 is busy
+      write(fs, learn, 20, MIB / 2, (short) 3, MIB);
+      Path p = new Path("/excluded/after-kill");
+      try (Fault killed = c.stop(1)) {
+        write(fs, p, 21, 2 * MIB + 77, (short) 3, MIB);
+        SeededData.verify(stock, p, 21, 2 * MIB + 77);
+        for (List<Integer> block : c.replicas(stock, p)) {
+          assertFalse(block.contains(1), "a block on the killed dn1: " + block);
+        }
+      }
+      verify(c, stock, p, 21, 2 * MIB + 77, 3);
+      verify(c, stock, learn, 20, MIB / 2, 3);
+    }
+  }
+
   @Test
   void sixteenConcurrentWritersUnderASlowDataNode() throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(MIB).build();
