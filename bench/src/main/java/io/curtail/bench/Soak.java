@@ -78,9 +78,12 @@ public final class Soak implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the files and faults.")
   long seed;
 
+  /** Whose streams the soak's clients use. */
+  enum Client { curtail, stock }
+
   @Option(names = "--client", defaultValue = "curtail", description = "Whose streams the clients"
-      + " use: curtail, or stock (the same soak as a baseline).")
-  String client;
+      + " use: ${COMPLETION-CANDIDATES} (stock: the same soak as a baseline).")
+  Client client;
 
   @Option(names = "--keep", defaultValue = "200", description = "Finished files kept; beyond,"
       + " writers read the oldest back with the stock client and delete it, so disks never fill.")
@@ -235,8 +238,6 @@ public final class Soak implements Callable<Integer> {
         "need at least one writer and no negative counts of clients");
     check(dataNodes >= 5, "--data-nodes must be at least 5, was " + dataNodes);
     check(keep >= 1, "--keep must be at least 1, was " + keep);
-    check(client.equals("curtail") || client.equals("stock"),
-        "--client must be curtail or stock, was " + client);
     stdout.printf(Locale.ROOT, "soak: %s's streams, %.1f min, %d writers, %d readers, %d tailers,"
         + " %d DataNodes, faults of %.0f s on average%n", client, minutes, writers, readers,
         tailers, dataNodes, faultSeconds);
@@ -247,7 +248,7 @@ public final class Soak implements Callable<Integer> {
       long began = System.nanoTime();
       Map<Kind, Integer> spells;
       List<Thread> clients = new ArrayList<>();
-      try (FileSystem fs = client.equals("stock") ? cluster.stockFileSystem()
+      try (FileSystem fs = client == Client.stock ? cluster.stockFileSystem()
               : cluster.curtailFileSystem(Map.of());
           DistributedFileSystem stock = cluster.stockFileSystem()) {
         for (int i = 0; i < writers; i++) {

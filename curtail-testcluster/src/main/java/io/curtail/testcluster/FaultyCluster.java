@@ -350,18 +350,26 @@ public final class FaultyCluster implements AutoCloseable {
    * a file is closed, the replicas beyond the first arrive with the DataNodes' next block reports.
    */
   public void awaitReplicas(FileSystem fs, Path path, int replicas) throws IOException {
+    awaitReplication(fs, path, replicas);
+  }
+
+  /**
+   * {@link #awaitReplicas} on any cluster, this class's or not (one of separate processes, say):
+   * at most 30 s.
+   */
+  public static void awaitReplication(FileSystem fs, Path path, int replicas) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
-      boolean all = true;
-      for (List<Integer> block : replicas(fs, path)) {
-        all &= block.size() >= replicas;
+      List<Integer> counts = new ArrayList<>();
+      for (BlockLocation b : fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
+        counts.add(b.getNames().length);
       }
-      if (all) {
+      if (counts.stream().allMatch(n -> n >= replicas)) {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new IOException(path + " has not reached " + replicas + " replicas: "
-            + replicas(fs, path));
+        throw new IOException(path + " has not reached " + replicas + " replicas: " + counts
+            + " per block");
       }
       sleep(50);
     }

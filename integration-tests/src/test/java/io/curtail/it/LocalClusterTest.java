@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.write.CurtailOutputStream;
+import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
@@ -91,7 +92,7 @@ class LocalClusterTest {
         assertTrue(fs.pipelineRecoveries() >= 1, "dn" + victim + " was killed unnoticed");
         SeededData.verify(stock, p, 5, length);
         launcher("revive", Integer.toString(victim));
-        awaitReplicas(stock, p, 3);
+        FaultyCluster.awaitReplication(stock, p, 3);
       }
     } finally {
       String stopped = launcher("stop");
@@ -116,22 +117,5 @@ class LocalClusterTest {
     Configuration c = new Configuration(conf);
     c.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     return c;
-  }
-
-  private static void awaitReplicas(FileSystem fs, Path p, int replicas)
-      throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      boolean all = true;
-      for (org.apache.hadoop.fs.BlockLocation b
-          : fs.getFileBlockLocations(p, 0, fs.getFileStatus(p).getLen())) {
-        all &= b.getHosts().length >= replicas;
-      }
-      if (all) {
-        return;
-      }
-      assertTrue(System.nanoTime() < deadline, p + " did not reach " + replicas + " replicas");
-      Thread.sleep(500);
-    }
   }
 }
