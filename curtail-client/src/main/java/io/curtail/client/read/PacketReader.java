@@ -23,7 +23,6 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseP
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ClientReadStatusProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
-import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
@@ -165,7 +164,7 @@ final class PacketReader implements Closeable, Abortable {
       new Sender(conn.out).readBlock(block, located.getBlockToken(), client.getClientName(),
           position, end - position, true, CachingStrategy.newDefaultStrategy());
       conn.out.flush();
-      response = BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(conn.in));
+      response = DataNodeLink.answer(conn.in, "the answer to readBlock");
     } catch (IOException e) {
       throw new NoAnswerException(e); // no answer: the DataNode said nothing of the read
     }

@@ -50,18 +50,33 @@ public final class DataNodeLink {
    * Reads a DataNode's answer to an operation and fails, naming {@code what}, unless it succeeded.
    */
   public static BlockOpResponseProto response(InputStream in, String what) throws IOException {
-    BlockOpResponseProto response = answer(in, what);
+    BlockOpResponseProto response = answer(in, "the answer to " + what);
     DataTransferProtoUtil.checkBlockOpStatus(response, what);
     return response;
   }
 
   /**
-   * Reads a DataNode's answer to {@code what}, whatever its status, for callers that read more of
+   * Reads a DataNode's answer to an operation, whatever its status, for callers that read more of
    * it than success or failure.
+   *
+   * @param answer names the answer for an error, e.g. "the answer to readBlock"
    */
-  public static BlockOpResponseProto answer(InputStream in, String what) throws IOException {
-    return BlockOpResponseProto.parseFrom(
-        new LimitInputStream(in, messageLength(in, "the answer to " + what)));
+  public static BlockOpResponseProto answer(InputStream in, String answer) throws IOException {
+    try {
+      return BlockOpResponseProto.parseFrom(new LimitInputStream(in, messageLength(in, answer)));
+    } catch (RuntimeException e) {
+      throw malformed(answer, e);
+    }
+  }
+
+  /**
+   * The error for a DataNode's message that Hadoop's protobuf parser failed on with an unchecked
+   * exception, as it does on some malformed bytes (an {@code ArrayIndexOutOfBoundsException} in
+   * its varint decoding, found by fuzzing acks): malformed input from a DataNode is an
+   * {@link IOException}, which the caller's recovery handles, never a crash.
+   */
+  public static IOException malformed(Object what, RuntimeException cause) {
+    return new IOException("Malformed " + what + ": " + cause, cause);
   }
 
   /**

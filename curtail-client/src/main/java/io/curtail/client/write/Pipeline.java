@@ -216,7 +216,8 @@ final class Pipeline implements Closeable, Abortable {
           CachingStrategy.newDefaultStrategy(), lazyPersist, pinned[0], pinned,
           targets.storageIds[0], targets.storageIds);
       pipeline.out.flush();
-      BlockOpResponseProto response = DataNodeLink.answer(pipeline.in, "writeBlock");
+      BlockOpResponseProto response =
+          DataNodeLink.answer(pipeline.in, "the answer to writeBlock");
       String badLink = response.getFirstBadLink();
       if (response.getStatus() != Status.SUCCESS || !badLink.isEmpty()) {
         int bad = badLink.isEmpty() ? 0 : Math.max(0, targets.indexOf(badLink));
@@ -265,7 +266,11 @@ final class Pipeline implements Closeable, Abortable {
     in.mark(MAX_VARINT_BYTES);
     DataNodeLink.messageLength(in, what);
     in.reset();
-    ack.readFields(in);
+    try {
+      ack.readFields(in);
+    } catch (RuntimeException e) {
+      throw DataNodeLink.malformed(what, e);
+    }
     return ack;
   }
 
