@@ -17,9 +17,11 @@ import java.util.List;
  *       says nothing of its speed (README, <i>How writes work</i>).
  *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
  *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
- *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper.
+ *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper. The
+ *       source is a DataNode not slow next to the fastest, the furthest down the pipeline among
+ *       those: it holds every byte the others have shown readers ({@link Slowness#bestSource}).
  *   <li><b>Retry.</b> After {@code abortedAttempts} overrun rebuilds, the expected rebuild time
- *       is multiplied by {@code abortedAttempts + 1}, the source moves to the next fastest, and
+ *       is multiplied by {@code abortedAttempts + 1}, the source moves to the next best, and
  *       after {@code maxAttempts} the block keeps its pipeline. A rebuild's timeout is its
  *       expected time, never below {@code minRebuildTimeoutNanos}.
  * </ol>
@@ -84,7 +86,7 @@ public final class FailFast {
     if (judged < 2) {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
-    int fastest = nthFastestExcept(pipeline, slowest, 0);
+    int fastest = fastestExcept(pipeline, slowest);
     int cheapestEnd = cheapestEndExcept(pipeline, slowest);
     if (cheapestEnd < 0) {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
@@ -98,7 +100,7 @@ public final class FailFast {
       return FailFastDecision.keep(FailFastDecision.Reason.ATTEMPTS_EXHAUSTED);
     }
 
-    int source = nthFastestExcept(pipeline, slowest, abortedAttempts % (judged - 1));
+    int source = nthBestSourceExcept(pipeline, slowest, abortedAttempts % (judged - 1));
     double packetsToRebuild = (double) bytesInBlock / packetBytes;
     double rebuildNanos =
         packetsToRebuild * pipeline.get(source).meanNanos() * (abortedAttempts + 1);
@@ -134,24 +136,43 @@ public final class FailFast {
     return first ? 0 : end ? last : -1;
   }
 
+  /** Index of the fastest judged DataNode other than {@code skip}. */
+  private int fastestExcept(List<LatencyStats> pipeline, int skip) {
+    int fastest = -1;
+    for (int i = 0; i < pipeline.size(); i++) {
+      if (i != skip && judged(pipeline.get(i))
+          && (fastest < 0 || isFaster(pipeline, i, fastest))) {
+        fastest = i;
+      }
+    }
+    return fastest;
+  }
+
   /**
-   * Index of the {@code rank}-th fastest judged DataNode (0 = fastest) other than {@code skip}.
+   * Index of the {@code rank}-th best rebuild source (0 = best) among the judged DataNodes other
+   * than {@code skip}: those not slow next to the fastest of them first, then the furthest down
+   * the pipeline (see {@link Slowness#bestSource}).
    */
-  private int nthFastestExcept(List<LatencyStats> pipeline, int skip, int rank) {
+  private int nthBestSourceExcept(List<LatencyStats> pipeline, int skip, int rank) {
     int n = pipeline.size();
-    // Selection by counting: pipelines hold a handful of nodes, so this beats sorting and allocates
-    // nothing. Ties break by pipeline position.
+    long fastest = pipeline.get(fastestExcept(pipeline, skip)).percentileNanos();
+    // Selection by counting: pipelines hold a handful of nodes, so this beats sorting and
+    // allocates nothing.
     for (int i = 0; i < n; i++) {
       if (i == skip || !judged(pipeline.get(i))) {
         continue;
       }
-      int faster = 0;
+      int better = 0;
+      int c = slowness.sourceClass(pipeline.get(i), fastest);
       for (int j = 0; j < n; j++) {
-        if (j != skip && j != i && judged(pipeline.get(j)) && isFaster(pipeline, j, i)) {
-          faster++;
+        if (j != skip && j != i && judged(pipeline.get(j))) {
+          int d = slowness.sourceClass(pipeline.get(j), fastest);
+          if (d < c || (d == c && j > i)) {
+            better++;
+          }
         }
       }
-      if (faster == rank) {
+      if (better == rank) {
         return i;
       }
     }

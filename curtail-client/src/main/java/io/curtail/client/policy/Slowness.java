@@ -81,29 +81,37 @@ public final class Slowness {
   }
 
   /**
-   * The DataNode to copy from, among {@code stats}: one not {@code busy} before a busy one, one
-   * with samples before one without, then the lowest percentile; ties go to the earlier position.
+   * The DataNode of a pipeline to copy the block's acknowledged bytes from, among {@code stats}
+   * (in pipeline order): one not {@code busy} before a busy one; then, by {@link #sourceClass},
+   * one known not to be slow, then one not judged, then a slow one; then the furthest down the
+   * pipeline. A DataNode makes a packet visible to readers only once those after it have
+   * acknowledged it, so the furthest down holds every byte the ones before it have shown: a
+   * newcomer copied from it never shows a tailing reader less than a survivor did.
    */
-  public static int bestSource(List<LatencyStats> stats, boolean[] busy) {
-    int best = 0;
-    for (int i = 1; i < stats.size(); i++) {
-      if (compareAsSource(stats.get(i), busy[i], stats.get(best), busy[best]) < 0) {
+  public int bestSource(List<LatencyStats> stats, boolean[] busy) {
+    long fastest = fastestPercentile(stats);
+    int best = -1;
+    int bestClass = Integer.MAX_VALUE;
+    for (int i = stats.size() - 1; i >= 0; i--) {
+      int c = sourceClass(stats.get(i), fastest) + (busy[i] ? 3 : 0);
+      if (c < bestClass) {
         best = i;
+        bestClass = c;
       }
     }
     return best;
   }
 
-  private static int compareAsSource(LatencyStats a, boolean aBusy, LatencyStats b,
-      boolean bBusy) {
-    if (aBusy != bBusy) {
-      return aBusy ? 1 : -1;
+  /**
+   * How good a rebuild source {@code s} is, lower better: 0 judged and not slow next to
+   * {@code fastestNanos}, 1 not judged, 2 slow. Within a class, the furthest down the pipeline
+   * is best (see {@link #bestSource}).
+   */
+  public int sourceClass(LatencyStats s, long fastestNanos) {
+    if (!judged(s)) {
+      return 1;
     }
-    boolean aKnown = a.samples() > 0;
-    if (aKnown != (b.samples() > 0)) {
-      return aKnown ? -1 : 1;
-    }
-    return Long.compare(a.percentileNanos(), b.percentileNanos());
+    return slower(s.percentileNanos(), fastestNanos) ? 2 : 0;
   }
 
   @Override

@@ -96,7 +96,7 @@ final class PipelineRepair {
 
   /**
    * Adds DataNodes to {@code t} until it has the file's replication, each rebuilt from a
-   * surviving replica (the fastest this JVM knows that is not busy). Replication never drops
+   * surviving replica (the best source, see {@link Slowness#bestSource}). Replication never drops
    * silently: when the NameNode has no DataNode to give, or rebuilds keep failing, this says so
    * and the block carries on with fewer replicas (the NameNode re-replicates it once complete),
    * as stock clients do.
@@ -108,7 +108,7 @@ final class PipelineRepair {
     int tries = 0;
     while (t.size() < replication && !noSpare && tries < ctx.config.writeFailFastMaxAttempts()) {
       tries++;
-      int source = fastest(t);
+      int source = bestSource(t);
       Pipeline.Targets grown = replaceOne(t, null, source, Pipeline.readTimeout(client, 2), acked);
       if (grown != null) {
         t = grown;
@@ -125,7 +125,7 @@ final class PipelineRepair {
 
   /**
    * Replaces the DataNode fail-fast judged slow in {@code before}: a new DataNode rebuilt from
-   * the fastest replica within the policy's timeout, retried with the next-fastest source and a
+   * the policy's source within the policy's timeout, retried with the next source and a
    * longer expected time when it overruns, at most {@code curtail.write.failfast.max.attempts}
    * times per block. Returns the new pipeline, or null to keep {@code before}.
    */
@@ -137,7 +137,7 @@ final class PipelineRepair {
     while (decision.replace() && !noSpare) {
       int source = survivors.indexOf(before.nodes[decision.sourceIndex()].getXferAddr());
       if (ctx.tracker(survivors.nodes[source]).busy(ctx.clock.nanoTime())) {
-        source = fastest(survivors); // the policy's choice said it is busy: the next best
+        source = bestSource(survivors); // the policy's choice is busy: the next best
       }
       Pipeline.Targets next = replaceOne(survivors, slow, source,
           TimeUnit.NANOSECONDS.toMillis(decision.rebuildTimeoutNanos()), acked);
@@ -214,7 +214,7 @@ final class PipelineRepair {
   }
 
   /** Position in {@code t} of the best rebuild source (see {@link Slowness#bestSource}). */
-  private int fastest(Pipeline.Targets t) {
+  private int bestSource(Pipeline.Targets t) {
     List<LatencyStats> stats = new ArrayList<>(t.size());
     boolean[] busy = new boolean[t.size()];
     long now = ctx.clock.nanoTime();
@@ -224,7 +224,7 @@ final class PipelineRepair {
           ctx.config.slownessPercentile(), scratch));
       busy[i] = tracker.busy(now);
     }
-    return Slowness.bestSource(stats, busy);
+    return ctx.slowness.bestSource(stats, busy);
   }
 
   /** Where in {@code after} the first DataNode {@code before} lacks stands, or -1. */

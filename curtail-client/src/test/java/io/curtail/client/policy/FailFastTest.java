@@ -30,15 +30,16 @@ class FailFastTest {
   @Test
   void replacesASlowNodeEarlyInTheBlock() {
     // 10 packets written, 1000 to go. Keep: 30ms × 1000 = 30s.
-    // Replace: rebuild 10 packets at the fastest's 1ms = 10ms, then 1000 × mean(1, 2)=1.5ms = 1.5s.
+    // Replace: rebuild 10 packets from the last (not slow: 2ms) = 20ms, then 1000 × mean(1, 2)
+    // = 1.5ms = 1.5s.
     FailFastDecision d = policy.decide(pipeline(node(1), node(30), node(2)), 10L * PACKET,
         PACKET, 1000, 0);
     assertTrue(d.replace(), d.toString());
     assertEquals(1, d.replaceIndex());
-    assertEquals(0, d.sourceIndex());
+    assertEquals(2, d.sourceIndex());
     assertEquals(30_000 * MS, d.predictedKeepNanos());
-    assertEquals(1_510 * MS, d.predictedReplaceNanos());
-    assertEquals(TIMEOUT_FLOOR, d.rebuildTimeoutNanos()); // 10ms expected, floored
+    assertEquals(1_520 * MS, d.predictedReplaceNanos());
+    assertEquals(TIMEOUT_FLOOR, d.rebuildTimeoutNanos()); // 20ms expected, floored
   }
 
   @Test
@@ -144,16 +145,16 @@ class FailFastTest {
 
   @Test
   void abortedRebuildsGrowTheExpectedTimeLinearlyAndRotateTheSource() {
-    // 1000 packets written, 1000 to go; fastest 1ms, next 2ms, slow 30ms.
+    // 1000 packets written, 1000 to go; first 2ms, slow 30ms, last 1ms.
     List<LatencyStats> p = pipeline(node(2), node(30), node(1));
     FailFastDecision first = policy.decide(p, 1000L * PACKET, PACKET, 1000, 0);
-    assertEquals(2, first.sourceIndex()); // the fastest
+    assertEquals(2, first.sourceIndex()); // the furthest down
     assertEquals(1000 * MS, first.rebuildTimeoutNanos()); // 1000 × 1ms × 1
     FailFastDecision second = policy.decide(p, 1000L * PACKET, PACKET, 1000, 1);
-    assertEquals(0, second.sourceIndex()); // the next fastest
+    assertEquals(0, second.sourceIndex()); // the next
     assertEquals(4000 * MS, second.rebuildTimeoutNanos()); // 1000 × 2ms × 2
     FailFastDecision third = policy.decide(p, 1000L * PACKET, PACKET, 1000, 2);
-    assertEquals(2, third.sourceIndex()); // back to the fastest
+    assertEquals(2, third.sourceIndex()); // back to the first choice
     assertEquals(3000 * MS, third.rebuildTimeoutNanos()); // 1000 × 1ms × 3
     assertEquals(1, third.replaceIndex());
   }
@@ -189,9 +190,17 @@ class FailFastTest {
   void tiesBreakByPipelinePosition() {
     FailFastDecision d = policy.decide(pipeline(node(1), node(1), node(90)), 0, PACKET, 10, 0);
     assertEquals(2, d.replaceIndex());
-    assertEquals(0, d.sourceIndex());
+    assertEquals(1, d.sourceIndex(), "the further down");
     d = policy.decide(pipeline(node(1), node(1), node(90)), 0, PACKET, 10, 1);
-    assertEquals(1, d.sourceIndex());
+    assertEquals(0, d.sourceIndex());
+  }
+
+  @Test
+  void aSlowSurvivorIsTheLastSourceTried() {
+    // The last survivor is 3× and 5 ms slower than the first: copying from it would be slow.
+    List<LatencyStats> p = pipeline(node(1), node(300), node(9));
+    assertEquals(0, policy.decide(p, 0, PACKET, 1000, 0).sourceIndex());
+    assertEquals(2, policy.decide(p, 0, PACKET, 1000, 1).sourceIndex());
   }
 
   @Test

@@ -43,18 +43,21 @@ class SlownessTest {
   }
 
   @Test
-  void bestSourceIsIdleThenKnownThenFastest() {
+  void bestSourceIsIdleThenNotSlowThenFurthestDownThePipeline() {
     LatencyStats unknown = LatencyStats.EMPTY;
-    LatencyStats fast = LatencyStats.of(5, MS, MS);
-    LatencyStats slow = LatencyStats.of(5, 9 * MS, 9 * MS);
-    assertEquals(1, Slowness.bestSource(Arrays.asList(slow, fast, unknown),
-        new boolean[3]));
-    assertEquals(0, Slowness.bestSource(Arrays.asList(slow, fast, unknown),
-        new boolean[] {false, true, false}), "a busy DataNode is the last resort");
-    assertEquals(2, Slowness.bestSource(Arrays.asList(fast, fast, unknown),
-        new boolean[] {true, true, false}), "an unknown idle one before busy ones");
-    assertEquals(0, Slowness.bestSource(Arrays.asList(fast, fast), new boolean[2]),
-        "ties go to the earlier position");
+    LatencyStats fast = LatencyStats.of(20, MS, MS);
+    LatencyStats alsoFast = LatencyStats.of(20, 2 * MS, 2 * MS);
+    LatencyStats slow = LatencyStats.of(20, 9 * MS, 9 * MS);
+    assertEquals(1, rule.bestSource(Arrays.asList(fast, alsoFast, slow), new boolean[3]),
+        "not slow, and further down than the fastest: it holds every byte the first showed");
+    assertEquals(1, rule.bestSource(Arrays.asList(slow, fast, unknown), new boolean[3]),
+        "one known not to be slow before one not judged");
+    assertEquals(2, rule.bestSource(Arrays.asList(fast, slow, unknown),
+        new boolean[] {true, false, false}), "one not judged before a slow one");
+    assertEquals(0, rule.bestSource(Arrays.asList(slow, fast, unknown),
+        new boolean[] {false, true, true}), "a busy DataNode is the last resort");
+    assertEquals(1, rule.bestSource(Arrays.asList(fast, fast), new boolean[2]),
+        "ties go to the later position");
   }
 
   @Test
