@@ -25,10 +25,11 @@ public final class BlockRecord implements BlockObserver {
   private final long blockId;
   private final long startMillis;
   private final long startNanos;
-  private final List<String> dataNodes = new ArrayList<>();
-  private final List<String> hedgeTargets = new ArrayList<>();
-  private final List<String> busy = new ArrayList<>();
-  private final List<String> replacements = new ArrayList<>();
+  private List<String> dataNodes = List.of();
+  /** Made when first needed, as most blocks have none: the next three. */
+  private List<String> hedgeTargets;
+  private List<String> busy;
+  private List<String> replacements;
   private long bytes;
   private long durationNanos = -1;
   private int hedgesTried;
@@ -97,16 +98,13 @@ public final class BlockRecord implements BlockObserver {
 
   @Override
   public void dataNodes(List<String> addresses) {
-    dataNodes.clear();
-    dataNodes.addAll(addresses);
+    dataNodes = List.copyOf(addresses);
   }
 
   @Override
   public synchronized void hedgeTried(String from, String to, long offset, long thresholdNanos) {
     hedgesTried++;
-    if (hedgeTargets.size() < MAX_LISTED) {
-      hedgeTargets.add(to);
-    }
+    hedgeTargets = listed(hedgeTargets, to);
   }
 
   @Override
@@ -116,14 +114,26 @@ public final class BlockRecord implements BlockObserver {
 
   @Override
   public synchronized void busy(String dataNode) {
-    if (!busy.contains(dataNode) && busy.size() < MAX_LISTED) {
-      busy.add(dataNode);
+    if (busy == null || !busy.contains(dataNode)) {
+      busy = listed(busy, dataNode);
     }
+  }
+
+  /** {@code list} (made if null) with {@code value} added, unless it holds {@value #MAX_LISTED}. */
+  private static List<String> listed(List<String> list, String value) {
+    List<String> l = list == null ? new ArrayList<>(4) : list;
+    if (l.size() < MAX_LISTED) {
+      l.add(value);
+    }
+    return l;
   }
 
   @Override
   public void replaced(int position, String replaced, String by, String reason,
       String evidence) {
+    if (replacements == null) {
+      replacements = new ArrayList<>(2);
+    }
     replacements.add("{\"position\":" + position + ",\"replaced\":" + quote(replaced)
         + ",\"by\":" + quote(by) + ",\"reason\":" + quote(reason) + ",\"evidence\":"
         + quote(evidence) + '}');
@@ -151,10 +161,9 @@ public final class BlockRecord implements BlockObserver {
     }
   }
 
-  /** One JSON object, on one line. */
-  synchronized String toJson(String cohort, String host, String client) {
+  /** Appends this record to {@code b} as one JSON object, on one line. */
+  synchronized StringBuilder toJson(StringBuilder b, String cohort, String host, String client) {
     double ms = durationNanos / 1e6;
-    StringBuilder b = new StringBuilder(384);
     b.append("{\"cohort\":");
     if (cohort == null) {
       b.append("null");
@@ -181,7 +190,11 @@ public final class BlockRecord implements BlockObserver {
     b.append(",\"hedges\":{\"tried\":").append(hedgesTried);
     b.append(",\"won\":").append(hedgesWon);
     array(b.append(",\"targets\":"), hedgeTargets).append('}');
-    b.append(",\"replacements\":[").append(String.join(",", replacements)).append(']');
+    b.append(",\"replacements\":[");
+    if (replacements != null) {
+      b.append(String.join(",", replacements));
+    }
+    b.append(']');
     thousandths(b.append(",\"rebuild_ms\":"), rebuildNanos / 1e6);
     b.append(",\"rebuild_aborts\":").append(rebuildAborts);
     array(b.append(",\"busy\":"), busy);
@@ -191,7 +204,7 @@ public final class BlockRecord implements BlockObserver {
     } else {
       quote(b, failure);
     }
-    return b.append('}').toString();
+    return b.append('}');
   }
 
   /**
@@ -214,9 +227,10 @@ public final class BlockRecord implements BlockObserver {
     return b.append(frac);
   }
 
+  /** {@code values} as a JSON array; null as an empty one. */
   private static StringBuilder array(StringBuilder b, List<String> values) {
     b.append('[');
-    for (int i = 0; i < values.size(); i++) {
+    for (int i = 0; values != null && i < values.size(); i++) {
       quote(i == 0 ? b : b.append(','), values.get(i));
     }
     return b.append(']');
@@ -229,7 +243,13 @@ public final class BlockRecord implements BlockObserver {
 
   private static StringBuilder quote(StringBuilder b, String s) {
     b.append('"');
-    for (int i = 0; i < s.length(); i++) {
+    int plain = 0;
+    while (plain < s.length() && s.charAt(plain) >= 0x20 && s.charAt(plain) != '"'
+        && s.charAt(plain) != '\\') {
+      plain++;
+    }
+    b.append(s, 0, plain); // most strings end here, copied at once
+    for (int i = plain; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '"' || c == '\\') {
         b.append('\\').append(c);

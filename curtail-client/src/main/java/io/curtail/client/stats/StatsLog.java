@@ -50,6 +50,9 @@ public final class StatsLog implements AutoCloseable {
   /** Set by {@link #close}; guarded by this. */
   private boolean stopping;
   private Writer out;
+  /** The writing thread's: the line being written, and its characters, reused for every record. */
+  private final StringBuilder line = new StringBuilder(1024);
+  private char[] chars = new char[1024];
   private long fileBytes;
   private int fileIndex;
 
@@ -168,13 +171,19 @@ public final class StatsLog implements AutoCloseable {
   }
 
   private void write(BlockRecord r) {
-    String line = r.toJson(cohort, host, client) + "\n";
+    line.setLength(0);
+    r.toJson(line, cohort, host, client).append('\n');
+    int length = line.length();
+    if (chars.length < length) {
+      chars = new char[Math.max(length, 2 * chars.length)];
+    }
+    line.getChars(0, length, chars, 0);
     try {
-      if (fileBytes > 0 && fileBytes + line.length() > maxFileBytes) {
+      if (fileBytes > 0 && fileBytes + length > maxFileBytes) {
         rotate();
       }
-      out.write(line);
-      fileBytes += line.length();
+      out.write(chars, 0, length);
+      fileBytes += length;
       written.increment();
     } catch (IOException e) {
       dropped.increment();
