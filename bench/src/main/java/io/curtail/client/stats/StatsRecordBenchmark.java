@@ -20,9 +20,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * writing thread's (taken from the queue, rendered as JSON, written to a buffered file writer;
  * the file's own system calls, one per 64 KiB of records, left out). Multiplied by the records a
  * MiB makes (one per block read or written, one per 4 KiB positional read at worst, one per file),
- * it is what statistics cost a scenario's CPU per MiB; #16 asks for at most 2%.
+ * it is what statistics cost a scenario's CPU per MiB.
  *
- * <p>Run: {@code java -jar bench/target/benchmarks.jar StatsRecord -prof gc}.
+ * <p>Run: {@code java -cp 'bench/target/benchmarks.jar:bench/target/lib/*' org.openjdk.jmh.Main
+ * StatsRecord -prof gc}.
  */
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
