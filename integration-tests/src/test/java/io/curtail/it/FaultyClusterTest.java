@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -41,7 +42,8 @@ class FaultyClusterTest {
       new FaultyClusterExtension(b -> b.dataNodes(4).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem fs;
-  private static int fileNo;
+  /** Writers run concurrently: each file's number is its own. */
+  private static final AtomicInteger FILE_NO = new AtomicInteger();
 
   /** Short names for what {@link #CLUSTER} started. */
   @BeforeAll
@@ -52,7 +54,7 @@ class FaultyClusterTest {
 
   /** Writes a one-replica file on DataNode {@code dn}, checks it landed there, returns its path. */
   private static Path writeOn(int dn, long seed, long length) throws IOException {
-    Path p = new Path("/faults/file-" + (fileNo++));
+    Path p = new Path("/faults/file-" + FILE_NO.getAndIncrement());
     try (FSDataOutputStream out = fs.create(p, FsPermission.getFileDefault(), true, 4096,
         (short) 1, BLOCK, null, new InetSocketAddress[] {cluster.address(dn)})) {
       SeededData.write(out, seed, length);
