@@ -310,7 +310,10 @@ final class PacketReader implements Closeable, Abortable {
         // nothing to wake
       }
     }
-    closeQuietly(peer, s);
+    // The socket only: closing the peer here would dispose an encrypted peer's SASL context
+    // under a thread still reading through it, which then fails with an IllegalStateException
+    // rather than the IOException a cut connection gives. The owner's close() closes the peer.
+    closeQuietly(null, s);
   }
 
   private void finish() throws IOException {
@@ -324,11 +327,14 @@ final class PacketReader implements Closeable, Abortable {
 
   /**
    * Gives the connection back to the pool if the whole range was read and acknowledged
-   * ({@link #finishRange}), else closes it; after an abort, does nothing more.
+   * ({@link #finishRange}), else closes it; after an abort, closes the peer abort() left.
    */
   @Override
   public void close() {
     if (!fate.compareAndSet(Fate.OPEN, Fate.RELEASED)) {
+      if (fate.get() == Fate.ABORTED) {
+        closeQuietly(peer, socket); // what abort() left: nobody reads through it now
+      }
       return;
     }
     if (finished && !broken) {
