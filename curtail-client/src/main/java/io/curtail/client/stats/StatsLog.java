@@ -50,7 +50,11 @@ public final class StatsLog implements AutoCloseable {
   /** Set by {@link #close}; guarded by this. */
   private boolean stopping;
   private Writer out;
-  /** The writing thread's: the line being written, and its characters, reused for every record. */
+  /**
+   * The writing thread's: records taken from the queue, the line being written and its
+   * characters, reused for every record.
+   */
+  private final List<BlockRecord> batch = new ArrayList<>();
   private final StringBuilder line = new StringBuilder(1024);
   private char[] chars = new char[1024];
   private long fileBytes;
@@ -146,7 +150,6 @@ public final class StatsLog implements AutoCloseable {
    * busy machine a wake-up per block read costs the readers more than the record.
    */
   private void drain() {
-    List<BlockRecord> batch = new ArrayList<>();
     try {
       boolean last = false;
       while (!last) {
@@ -156,11 +159,7 @@ public final class StatsLog implements AutoCloseable {
           }
           last = stopping;
         }
-        queue.drainTo(batch);
-        for (BlockRecord r : batch) {
-          write(r);
-        }
-        batch.clear();
+        writeQueued();
         flush();
       }
     } catch (InterruptedException e) {
@@ -168,6 +167,15 @@ public final class StatsLog implements AutoCloseable {
     } finally {
       closeFile();
     }
+  }
+
+  /** Writes every record queued; the writing thread's (or, for a log not started, the caller's). */
+  void writeQueued() {
+    queue.drainTo(batch);
+    for (BlockRecord r : batch) {
+      write(r);
+    }
+    batch.clear();
   }
 
   private void write(BlockRecord r) {
