@@ -67,6 +67,35 @@ public enum Op {
       return preads(fs, path, seed, length, PREAD_BYTES, length / PREAD_BYTES, false, opNanos);
     }
   },
+  /**
+   * Read the file front to back in pieces of {@link #PIECE_BYTES}, seeking forward past a gap of
+   * up to {@link #MAX_GAP_BYTES} (drawn from the file's seed) after each: a columnar reader (ORC,
+   * Parquet) taking only the columns it needs. Each seek and read's time goes to
+   * {@code opNanos}.
+   */
+  SEEK_READ {
+    @Override
+    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+        LongConsumer opNanos) throws IOException {
+      byte[] got = new byte[PIECE_BYTES];
+      byte[] want = new byte[PIECE_BYTES];
+      Random gaps = new Random(seed);
+      long total = 0;
+      try (FSDataInputStream in = fs.open(path, IO_BUFFER)) {
+        for (long pos = 0; pos < length; pos += gaps.nextInt(MAX_GAP_BYTES + 1)) {
+          int n = (int) Math.min(PIECE_BYTES, length - pos);
+          long start = System.nanoTime();
+          in.seek(pos);
+          in.readFully(got, 0, n);
+          opNanos.accept(System.nanoTime() - start);
+          SeededData.check(got, n, seed, pos, want, path.toString());
+          pos += n;
+          total += n;
+        }
+      }
+      return total;
+    }
+  },
   /** {@link #RANDOM_READS} positional reads of 4 KiB at random offsets: HBase, Parquet footers. */
   PREAD_4K(4 * 1024),
   /** {@link #RANDOM_READS} positional reads of 64 KiB at random offsets. */
@@ -87,6 +116,13 @@ public enum Op {
   public static final int PREAD_BYTES = 1 << 20;
   /** Positional reads per file for the random-offset ops. */
   public static final int RANDOM_READS = 128;
+  /** Bytes of each piece {@link #SEEK_READ} reads. */
+  public static final int PIECE_BYTES = 16 * 1024;
+  /**
+   * The largest gap {@link #SEEK_READ} seeks past: twice the 128 KiB below which stock reads
+   * through rather than reconnecting, so about half its seeks do each.
+   */
+  public static final int MAX_GAP_BYTES = 256 * 1024;
   /** Bytes between two {@code hflush} calls of {@link #WRITE_HFLUSH}. */
   public static final int HFLUSH_BYTES = 8 * 1024;
   private static final int IO_BUFFER = 64 * 1024;
@@ -147,8 +183,8 @@ public enum Op {
   }
 
   /**
-   * Runs the op on one file of {@code length} bytes; returns the bytes it verified (0 for writes,
-   * which are verified after the run). Ops made of many small operations (small reads, hflushes)
+   * Runs the op on one file of {@code length} bytes; returns the bytes it read and verified (0
+   * for writes, which are verified after the run). Ops made of many small operations (small reads, hflushes)
    * give each one's time to {@code opNanos}. The random-offset reads are this default; every
    * other op overrides it.
    */
@@ -161,11 +197,6 @@ public enum Op {
   public long run(FileSystem fs, Path path, long seed, long length, Workload w)
       throws IOException {
     return run(fs, path, seed, length, w, nanos -> { });
-  }
-
-  /** Bytes the op moves on a file of {@code fileBytes}: the file, unless it reads samples. */
-  long bytesMoved(long fileBytes) {
-    return randomReadBytes > 0 ? (long) RANDOM_READS * randomReadBytes : fileBytes;
   }
 
   boolean writes() {

@@ -196,16 +196,17 @@ final class Runner {
       Path path = op.writes() ? new Path(out, "c" + client + "-f" + f) : readFile(s, client, f);
       long fileSeed = fileSeed(s, op.writes() ? round : -1, client, f);
       long t0 = System.nanoTime();
+      long read = 0;
       if (op == Op.WRITE) {
         Op.write(fs, path, fileSeed, w.fileBytes(), w,
             cluster.pipeline(s, client * w.filesPerClient() + f));
       } else {
-        op.run(fs, path, fileSeed, w.fileBytes(), w, opNanos);
+        read = op.run(fs, path, fileSeed, w.fileBytes(), w, opNanos);
       }
       long t1 = System.nanoTime();
       samples.add(new FileSample(s.name(), label, round, client, f,
           op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0,
-          op.bytesMoved(w.fileBytes())));
+          op.writes() ? w.fileBytes() : read));
     }
   }
 

@@ -53,6 +53,10 @@ public final class Scenario {
         "no fault, positional reads of 4 KiB and of 64 KiB at random offsets",
         new Workload(4, 4, 16 * MIB, 0, (short) 3, BLOCK, Op.PREAD_4K, Op.PREAD_64K),
         "none", null));
+    add(new Scenario("healthy-seeks",
+        "no fault, reads of 16 KiB pieces with forward seeks of up to 256 KiB between them",
+        new Workload(4, 4, 16 * MIB, 0, (short) 3, BLOCK, Op.SEEK_READ),
+        "none", null));
     add(new Scenario("healthy-hflush",
         "no fault, writes with an hflush every 8 KiB (a write-ahead log)",
         new Workload(4, 3, MIB, 0, (short) 3, BLOCK, Op.WRITE_HFLUSH),

@@ -25,9 +25,10 @@ class CliErrorsTest {
     run("--scenario", "nope");
     assertEquals(2, code);
     assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read,"
-        + " healthy-blocks, healthy-write, healthy-small-preads, healthy-hflush, write-slow-disk,"
-        + " write-slow-middle, write-throttled, read-throttled, pread-throttled, read-slow-open,"
-        + " pread-slow-open, read-slow-disk, pread-slow-disk, read-stalls, pread-stalls, mixed",
+        + " healthy-blocks, healthy-write, healthy-small-preads, healthy-seeks, healthy-hflush,"
+        + " write-slow-disk, write-slow-middle, write-throttled, read-throttled, pread-throttled,"
+        + " read-slow-open, pread-slow-open, read-slow-disk, pread-slow-disk, read-stalls,"
+        + " pread-stalls, mixed",
         err);
   }
 

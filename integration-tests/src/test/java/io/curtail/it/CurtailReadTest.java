@@ -9,6 +9,7 @@ import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
+import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.FaultyClusterExtension;
@@ -19,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -211,6 +213,50 @@ class CurtailReadTest {
         assertEquals(want[(int) BLOCK - 500 + k], bb.get(k));
       }
     }
+  }
+
+  @Test
+  void shortForwardSeeksReadThroughAsStockDoesAndLongOnesReopen() throws IOException {
+    // One replica, on dn1, so every read opens it there; a slow-open fault of a microsecond is
+    // only a counter of those opens. A seek up to 128 KiB ahead within the block reads on through
+    // the bytes already streaming, a longer one or one into the next block starts a new read.
+    long length = 8 * BLOCK;
+    Path p = file(700, length, (short) 1, 1);
+    byte[] want = SeededData.bytes(700, (int) length);
+    long[] gaps = {1, 60 * KIB, 128 * KIB, 128 * KIB + 1, 20 * KIB, 200 * KIB, 0, 100 * KIB};
+    try (CurtailDistributedFileSystem fs = curtail();
+        Fault counted = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofNanos(1000))
+            .on(DiskFault.Access.OPENS))) {
+      long stockOpens = opensSeeking(stock, p, want, gaps);
+      long curtailOpens = opensSeeking(fs, p, want, gaps);
+      assertEquals(stockOpens, curtailOpens, "replica opens for the same seeks, stock's first");
+    }
+  }
+
+  /**
+   * Reads {@code p} in 4 KiB pieces, seeking forward by each of {@code gaps} in turn between them
+   * and comparing every byte; returns the replica opens dn1 saw meanwhile.
+   */
+  private static long opensSeeking(org.apache.hadoop.fs.FileSystem fs, Path p, byte[] want,
+      long[] gaps) throws IOException {
+    long before = cluster.faults(1).getDelayedReads();
+    byte[] got = new byte[4 * (int) KIB];
+    try (FSDataInputStream in = fs.open(p)) {
+      int g = 0;
+      for (long at = 0; at < want.length; at += gaps[g++ % gaps.length]) {
+        in.seek(at);
+        int n = (int) Math.min(got.length, want.length - at);
+        in.readFully(got, 0, n);
+        for (int k = 0; k < n; k++) {
+          if (got[k] != want[(int) at + k]) {
+            throw new AssertionError(fs.getClass().getSimpleName() + ": byte " + (at + k)
+                + " differs after seeking to " + at);
+          }
+        }
+        at += n;
+      }
+    }
+    return cluster.faults(1).getDelayedReads() - before;
   }
 
   @Test
