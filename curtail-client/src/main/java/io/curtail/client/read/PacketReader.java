@@ -333,13 +333,19 @@ final class PacketReader implements Closeable, Abortable {
   public void close() {
     if (!fate.compareAndSet(Fate.OPEN, Fate.RELEASED)) {
       if (fate.get() == Fate.ABORTED) {
-        closeQuietly(peer, socket); // what abort() left: nobody reads through it now
+        closeConnection(); // what abort() left: nobody reads through it now
       }
       return;
     }
     if (finished && !broken) {
       pool.give(conn);
-    } else if (conn != null) {
+    } else {
+      closeConnection();
+    }
+  }
+
+  private void closeConnection() {
+    if (conn != null) {
       conn.close();
     } else {
       closeQuietly(peer, socket);

@@ -63,8 +63,13 @@ public final class ConnectionPool implements AutoCloseable {
       this.dataNode = dataNode;
     }
 
-    /** Closes the peer and its socket, quietly: nothing is left to undo. */
+    /**
+     * Closes the peer and its socket, quietly, and leaves the packet buffer to a new connection:
+     * only its user may call this (or the pool, on an idle one), as nothing may read the buffer
+     * after.
+     */
     public void close() {
+      packets.release();
       try {
         peer.close();
       } catch (IOException | RuntimeException ignored) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
@@ -16,13 +17,21 @@ import org.apache.hadoop.util.DataChecksum;
  * that lives as long as the connection: direct where the connection is a channel (the kernel
  * copies into it, no copy through the heap), on the heap where it is a stream (an encrypted peer).
  * A pooled connection brings its buffer, already grown and touched, to the next read; receiving a
- * packet allocates nothing. Stock readers take a direct buffer from a pool of weak references per
- * read and register a finalizer per read.
+ * packet allocates nothing. A closed connection leaves its buffer to the next new one
+ * ({@link #release}). Stock readers take a direct buffer from a pool of weak references per read
+ * and register a finalizer per read.
  *
  * <p>Not thread-safe: the reader holding the connection uses it.
  */
 public final class PacketInput {
   private static final int FIRST_CAPACITY = 64 * 1024 + 1024;
+  /**
+   * Direct packet buffers of the first size that closed connections left, for new connections:
+   * allocating one (reserving direct memory, zeroing it, registering its cleaner) cost a tenth
+   * of a short read that reconnects, and a closed connection's buffer is otherwise freed only by
+   * a garbage collection. At most this many are kept, JVM-wide: about 2 MiB.
+   */
+  private static final ArrayBlockingQueue<ByteBuffer> SPARE = new ArrayBlockingQueue<>(32);
 
   private final ReadableByteChannel channel;
   private final InputStream in;
@@ -88,10 +97,30 @@ public final class PacketInput {
       while (cap < bytes) {
         cap = (int) Math.min(PacketFormat.MAX_PACKET_BYTES, 2L * cap);
       }
-      buf = allocate(cap);
+      spare(buf);
+      ByteBuffer spare = cap == FIRST_CAPACITY && channel != null ? SPARE.poll() : null;
+      buf = spare != null ? spare : allocate(cap);
       checksums = buf.duplicate();
       data = buf.duplicate();
       chunk = buf.duplicate();
+    }
+  }
+
+  /**
+   * Leaves the packet buffer to the next new connection: the connection is closed, and the last
+   * packet's views ({@link #data()} and the others) must not be read again.
+   */
+  public void release() {
+    spare(buf);
+    buf = null;
+    checksums = null;
+    data = null;
+    chunk = null;
+  }
+
+  private static void spare(ByteBuffer b) {
+    if (b != null && b.isDirect() && b.capacity() == FIRST_CAPACITY) {
+      SPARE.offer(b); // when full, the buffer is the garbage collector's
     }
   }
 
