@@ -168,8 +168,10 @@ final class PacketReader implements Closeable, Abortable {
     } catch (IOException e) {
       throw new NoAnswerException(e); // no answer: the DataNode said nothing of the read
     }
-    DataTransferProtoUtil.checkBlockOpStatus(response,
-        "reading " + block + " of " + file + " from " + dataNode);
+    if (response.getStatus() != Status.SUCCESS) { // the message only then: a read's hot path
+      DataTransferProtoUtil.checkBlockOpStatus(response,
+          "reading " + block + " of " + file + " from " + dataNode);
+    }
     ReadOpChecksumInfoProto info = response.getReadOpChecksumInfo();
     checksum = DataTransferProtoUtil.fromProto(info.getChecksum());
     long firstChunk = info.getChunkOffset();
