@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -358,7 +359,13 @@ public final class FaultyCluster implements AutoCloseable {
    * at most 30 s.
    */
   public static void awaitReplication(FileSystem fs, Path path, int replicas) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    awaitReplication(fs, path, replicas, Duration.ofSeconds(30));
+  }
+
+  /** {@link #awaitReplication(FileSystem, Path, int)}, at most {@code patience}. */
+  public static void awaitReplication(FileSystem fs, Path path, int replicas, Duration patience)
+      throws IOException {
+    long deadline = System.nanoTime() + patience.toNanos();
     while (true) {
       List<Integer> counts = new ArrayList<>();
       for (BlockLocation b : fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {

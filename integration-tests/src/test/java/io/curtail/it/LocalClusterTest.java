@@ -12,6 +12,7 @@ import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -92,7 +93,11 @@ class LocalClusterTest {
         assertTrue(fs.pipelineRecoveries() >= 1, "dn" + victim + " was killed unnoticed");
         SeededData.verify(stock, p, 5, length);
         launcher("revive", Integer.toString(victim));
-        FaultyCluster.awaitReplication(stock, p, 3);
+        // The NameNode restores the third replica, but may first send it to the killed
+        // DataNode, not yet known dead; that copy is asked again after the launcher's pending
+        // timeout (10 s), and a DataNode process can take half a minute to come back where
+        // name look-ups time out (a network namespace without DNS).
+        FaultyCluster.awaitReplication(stock, p, 3, Duration.ofSeconds(120));
       }
     } finally {
       String stopped = launcher("stop");
