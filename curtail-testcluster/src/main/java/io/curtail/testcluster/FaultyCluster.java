@@ -26,7 +26,9 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.slf4j.Logger;
@@ -138,7 +140,30 @@ public final class FaultyCluster implements AutoCloseable {
             Arrays.copyOfRange(hosts, equipped, dataNodes), null);
       }
       c.waitActive();
+      awaitStorageReports(c);
       return new FaultyCluster(c, conf);
+    }
+  }
+
+  /**
+   * Waits (at most 30 s) until the NameNode knows every DataNode's storage: one registered but not
+   * yet heard from with its capacity is never chosen for a pipeline, so a write right after start
+   * could get fewer replicas than asked, and a test would see a short pipeline nothing caused.
+   */
+  private static void awaitStorageReports(MiniDFSCluster c) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      DatanodeInfo[] live = c.getFileSystem().getClient()
+          .datanodeReport(HdfsConstants.DatanodeReportType.LIVE);
+      if (live.length == c.getDataNodes().size()
+          && Arrays.stream(live).allMatch(d -> d.getRemaining() > 0)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("DataNodes without a storage report after 30 s: "
+            + Arrays.toString(live));
+      }
+      sleep(50);
     }
   }
 
