@@ -153,8 +153,10 @@ public final class FaultyCluster implements AutoCloseable {
   private static void awaitStorageReports(MiniDFSCluster c) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
-      DatanodeInfo[] live = c.getFileSystem().getClient()
-          .datanodeReport(HdfsConstants.DatanodeReportType.LIVE);
+      // Asked of the NameNode directly: c.getFileSystem() would put a stock file system in
+      // FileSystem's cache, where tests that set fs.hdfs.impl would then find it.
+      DatanodeInfo[] live =
+          c.getNameNodeRpc().getDatanodeReport(HdfsConstants.DatanodeReportType.LIVE);
       if (live.length == c.getDataNodes().size()
           && Arrays.stream(live).allMatch(d -> d.getRemaining() > 0)) {
         return;
