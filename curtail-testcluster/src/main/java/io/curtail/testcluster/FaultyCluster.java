@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.ReconfigurationException;
@@ -151,22 +150,15 @@ public final class FaultyCluster implements AutoCloseable {
    * could get fewer replicas than asked, and a test would see a short pipeline nothing caused.
    */
   private static void awaitStorageReports(MiniDFSCluster c) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (true) {
+    await(Duration.ofSeconds(30), 50, () -> {
       // Asked of the NameNode directly: c.getFileSystem() would put a stock file system in
       // FileSystem's cache, where tests that set fs.hdfs.impl would then find it.
       DatanodeInfo[] live =
           c.getNameNodeRpc().getDatanodeReport(HdfsConstants.DatanodeReportType.LIVE);
-      if (live.length == c.getDataNodes().size()
-          && Arrays.stream(live).allMatch(d -> d.getRemaining() > 0)) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IOException("DataNodes without a storage report after 30 s: "
-            + Arrays.toString(live));
-      }
-      sleep(50);
-    }
+      return live.length == c.getDataNodes().size()
+          && Arrays.stream(live).allMatch(d -> d.getRemaining() > 0)
+          ? null : "DataNodes without a storage report: " + Arrays.toString(live);
+    });
   }
 
   /** The cluster's {@code hdfs://} address. */
@@ -345,14 +337,9 @@ public final class FaultyCluster implements AutoCloseable {
   public void restartForUpgrade(int i) throws IOException {
     DataNode dn = dataNode(i);
     dn.shutdownDatanode(true);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (Thread.getAllStackTraces().keySet().stream()
-        .anyMatch(t -> t.getName().equals("Async datanode shutdown thread"))) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException("DataNode " + i + " did not shut down within 30 s");
-      }
-      sleep(20);
-    }
+    await(Duration.ofSeconds(30), 20, () -> Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals("Async datanode shutdown thread"))
+        ? "DataNode " + i + " did not shut down" : null);
     cluster.restartDataNode(listIndex(i), true);
     cluster.waitActive();
     LOG.info("Restarted for upgrade datanode={}", i);
@@ -392,20 +379,32 @@ public final class FaultyCluster implements AutoCloseable {
   /** {@link #awaitReplication(FileSystem, Path, int)}, at most {@code patience}. */
   public static void awaitReplication(FileSystem fs, Path path, int replicas, Duration patience)
       throws IOException {
-    long deadline = System.nanoTime() + patience.toNanos();
-    while (true) {
+    await(patience, 50, () -> {
       List<Integer> counts = new ArrayList<>();
       for (BlockLocation b : fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
         counts.add(b.getNames().length);
       }
-      if (counts.stream().allMatch(n -> n >= replicas)) {
-        return;
-      }
+      return counts.stream().allMatch(n -> n >= replicas)
+          ? null : path + " has not reached " + replicas + " replicas: " + counts + " per block";
+    });
+  }
+
+  /** What a wait is still missing, or null once it has it. */
+  private interface Unmet {
+    String check() throws IOException;
+  }
+
+  /**
+   * Looks every {@code everyMs} until {@code unmet} says nothing is missing; after
+   * {@code patience}, fails saying what still is.
+   */
+  private static void await(Duration patience, long everyMs, Unmet unmet) throws IOException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    for (String missing = unmet.check(); missing != null; missing = unmet.check()) {
       if (System.nanoTime() > deadline) {
-        throw new IOException(path + " has not reached " + replicas + " replicas: " + counts
-            + " per block");
+        throw new IOException(missing + " after " + patience.toSeconds() + " s");
       }
-      sleep(50);
+      sleep(everyMs);
     }
   }
 
