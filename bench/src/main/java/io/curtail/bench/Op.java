@@ -184,9 +184,9 @@ public enum Op {
 
   /**
    * Runs the op on one file of {@code length} bytes; returns the bytes it read and verified (0
-   * for writes, which are verified after the run). Ops made of many small operations (small reads, hflushes)
-   * give each one's time to {@code opNanos}. The random-offset reads are this default; every
-   * other op overrides it.
+   * for writes, which are verified after the run). Ops made of many small operations (small
+   * reads, hflushes) give each one's time to {@code opNanos}. The random-offset reads are this
+   * default; every other op overrides it.
    */
   public long run(FileSystem fs, Path path, long seed, long length, Workload w,
       LongConsumer opNanos) throws IOException {

@@ -93,7 +93,7 @@ public final class Slowness {
     int best = -1;
     int bestClass = Integer.MAX_VALUE;
     for (int i = stats.size() - 1; i >= 0; i--) {
-      int c = sourceClass(stats.get(i), fastest) + (busy[i] ? 3 : 0);
+      int c = sourceClass(stats.get(i), fastest) + (busy[i] ? SOURCE_CLASSES : 0);
       if (c < bestClass) {
         best = i;
         bestClass = c;
@@ -101,6 +101,9 @@ public final class Slowness {
     }
     return best;
   }
+
+  /** How many values {@link #sourceClass} takes: a busy DataNode ranks after all of them. */
+  private static final int SOURCE_CLASSES = 3;
 
   /**
    * How good a rebuild source {@code s} is, lower better: 0 judged and not slow next to

@@ -129,6 +129,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     return reader == null ? null : reader.dataNode();
   }
 
+  /** The file offset just past the range this read delivers. */
+  long fileEnd() {
+    return block.getStartOffset() + end;
+  }
+
   /** Offset in the block of the next byte {@link #next()} returns. */
   long position() {
     return position;

@@ -54,8 +54,6 @@ public final class CurtailInputStream extends PositionalInputStream implements B
 
   private long pos;
   private BlockRead sequential;
-  /** The file offset where {@link #sequential}'s range ends: the end of its block. */
-  private long sequentialEnd;
   private ByteBuffer buffered;
   private volatile boolean closed;
   /** Bytes this stream delivered, sequentially and by position. */
@@ -178,7 +176,6 @@ public final class CurtailInputStream extends PositionalInputStream implements B
         long inBlock = pos - b.getStartOffset();
         sequential = new BlockRead(ctx, client, file, this::planFor, b, inBlock,
             readable(b) - inBlock);
-        sequentialEnd = b.getStartOffset() + readable(b);
       }
       buffered = sequential.next();
       if (buffered == null) {
@@ -203,7 +200,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     if (buffered != null && ahead >= 0 && ahead <= buffered.remaining()) {
       buffered.position(buffered.position() + (int) ahead); // within the packet in hand
     } else if (sequential != null && ahead > 0 && ahead <= READ_THROUGH_BYTES
-        && target < sequentialEnd) {
+        && target < sequential.fileEnd()) {
       readThrough(target);
     } else if (target != pos) {
       dropSequential();
