@@ -106,7 +106,15 @@ class BlockStatsTest {
         writes++;
         written += r.get("bytes").asLong();
         writtenIds.add(r.get("block").asLong());
-        assertEquals(3, r.get("datanodes").size(), r.toString());
+        if (stream.equals("curtail")) {
+          assertEquals(3, r.get("datanodes").size(), r.toString()); // its pipeline
+        } else {
+          // Stock's writer does not say where it wrote: these are the replicas the NameNode
+          // lists, and for the last block, asked right after close, the third DataNode's report
+          // may still be on its way.
+          int n = r.get("datanodes").size();
+          assertTrue(n >= 1 && n <= 3, r.toString());
+        }
       } else {
         reads++;
         read += r.get("bytes").asLong();

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * its last slower than their pipelines took; a file's total is exact. Curtail's writer times a
  * block from its allocation to its last acknowledgement. Block ids and DataNodes are asked of the
  * NameNode as each new block begins (for those two or more behind, once it lists them) and at
- * {@code close}: about one {@code getBlockLocations} per block, only with statistics on.
+ * {@code close}: about one {@code getBlockLocations} per block, only with statistics on. Right
+ * after {@code close} the NameNode may not yet list every replica of the last block.
  */
 public final class MeasuredOutputStream extends OutputStream implements Syncable,
     StreamCapabilities, CanSetDropBehind {
