@@ -35,9 +35,8 @@ public final class PacketInput {
 
   private final ReadableByteChannel channel;
   private final InputStream in;
-  private final ByteBuffer lengths;
   private final PacketFormat.Header header = new PacketFormat.Header();
-  /** Header, checksums and data of the packet received last, from position 0. */
+  /** The packet received last, whole from position 0: lengths, header, checksums and data. */
   private ByteBuffer buf;
   /** Views of {@link #buf} on the checksums and on the data, re-bounded per packet. */
   private ByteBuffer checksums;
@@ -51,7 +50,6 @@ public final class PacketInput {
   public PacketInput(ReadableByteChannel channel, InputStream in) {
     this.channel = channel;
     this.in = in;
-    this.lengths = allocate(PacketFormat.LENGTHS_BYTES);
   }
 
   private ByteBuffer allocate(int bytes) {
@@ -64,28 +62,29 @@ public final class PacketInput {
    * @throws IOException if the connection fails or ends, or the packet is malformed (named)
    */
   public void receive() throws IOException {
-    lengths.clear();
-    readFully(lengths);
-    int payloadLen = lengths.getInt(0); // 4 (itself) + checksums + data
-    int headerLen = lengths.getShort(4);
-    long rest = (long) headerLen + payloadLen - 4;
-    if (payloadLen < 4 || headerLen < 0
-        || rest > PacketFormat.MAX_PACKET_BYTES - PacketFormat.LENGTHS_BYTES) {
+    int headerStart = PacketFormat.LENGTHS_BYTES;
+    ensureCapacity(headerStart);
+    buf.clear().limit(headerStart);
+    readFully(buf);
+    int payloadLen = buf.getInt(0); // 4 (itself) + checksums + data
+    int headerLen = buf.getShort(4);
+    long total = headerStart + (long) headerLen + payloadLen - 4;
+    if (payloadLen < 4 || headerLen < 0 || total > PacketFormat.MAX_PACKET_BYTES) {
       throw new IOException("Malformed packet: payload length " + payloadLen
           + ", header length " + headerLen + " (at most " + PacketFormat.MAX_PACKET_BYTES
           + " bytes in all)");
     }
-    ensureCapacity((int) rest);
-    buf.clear().limit((int) rest);
+    ensureCapacity((int) total); // a new buffer need not keep the lengths: they are read
+    buf.limit((int) total).position(headerStart);
     readFully(buf);
-    header.decode(buf, 0, headerLen);
+    header.decode(buf, headerStart, headerLen);
     int dataLen = header.dataLen();
     int checksumLen = payloadLen - 4 - dataLen;
     if (dataLen < 0 || checksumLen < 0) {
       throw new IOException("Malformed packet: data length " + dataLen + " in a payload of "
           + (payloadLen - 4) + " bytes, " + header);
     }
-    int checksumStart = headerLen;
+    int checksumStart = headerStart + headerLen;
     int dataStart = checksumStart + checksumLen;
     checksums.clear().limit(dataStart).position(checksumStart);
     data.clear().limit(dataStart + dataLen).position(dataStart);
