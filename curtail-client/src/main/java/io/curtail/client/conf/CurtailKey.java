@@ -14,7 +14,7 @@ public enum CurtailKey {
       "`off`, `static` or `smart`"),
   READ_HEDGING_STATIC_THRESHOLD_MS("curtail.read.hedging.static.threshold.ms", "500",
       "static hedge threshold; smart hedging's bootstrap value"),
-  READ_HEDGING_MIN_THRESHOLD_MS("curtail.read.hedging.min.threshold.ms", "50",
+  READ_HEDGING_MIN_THRESHOLD_MS("curtail.read.hedging.min.threshold.ms", "25",
       "smart hedging's threshold never drops below this, so ordinary jitter never hedges"),
   SLOWNESS_PERCENTILE("curtail.slowness.percentile", "0.95",
       "percentile compared across DataNodes"),

@@ -31,7 +31,7 @@ class CurtailConfigTest {
     assertEquals(20, c.readWindowPackets());
     assertEquals(5, c.writeFailFastMaxAttempts());
     assertEquals(3, c.readHedgingMaxRetries());
-    assertEquals(TimeUnit.MILLISECONDS.toNanos(50), c.minHedgeThresholdNanos());
+    assertEquals(TimeUnit.MILLISECONDS.toNanos(25), c.minHedgeThresholdNanos());
     assertFalse(c.allTechniquesOff());
   }
 
