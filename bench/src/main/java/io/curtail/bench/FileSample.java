@@ -8,7 +8,10 @@ public final class FileSample {
   final int client;
   final int file;
   final String op;
-  /** Start, in nanoseconds since the benchmark started. */
+  /**
+   * Start, in nanoseconds since the benchmark started: in a paced workload, when the file was
+   * due, which its latency counts from.
+   */
   final long startNanos;
   final long latencyNanos;
   final long bytes;

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -68,6 +69,12 @@ public final class Main implements Callable<Integer> {
       description = "Background streams kept open during every scenario (default: the"
           + " scenario's own, 2 in mixed, else 0).")
   Integer background;
+
+  @Option(names = "--pace", paramLabel = "MS", defaultValue = "0",
+      description = "Start each client's files this many ms apart instead of back to back, and"
+          + " time each from when it was due: modes compared at the same load (default:"
+          + " ${DEFAULT-VALUE}, back to back).")
+  long paceMs;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed of all file contents.")
   long seed;
@@ -213,6 +220,9 @@ public final class Main implements Callable<Integer> {
     if (background != null && background < 0) {
       throw new IllegalArgumentException("--background must be >= 0, was " + background);
     }
+    if (paceMs < 0) {
+      throw new IllegalArgumentException("--pace must be >= 0 ms, was " + paceMs);
+    }
     List<Scenario> named = new ArrayList<>();
     if (scenarioNames.isEmpty()) {
       named.addAll(Scenario.all());
@@ -223,7 +233,7 @@ public final class Main implements Callable<Integer> {
     }
     List<Scenario> out = new ArrayList<>();
     for (Scenario s : named) {
-      Scenario scaled = s.scaled(scale);
+      Scenario scaled = s.scaled(scale).paced(TimeUnit.MILLISECONDS.toNanos(paceMs));
       out.add(background == null ? scaled : scaled.withBackground(background));
     }
     return out;

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
@@ -131,7 +132,7 @@ final class Runner {
       for (int c = 0; c < w.clients(); c++) {
         int client = c;
         done.add(clients.submit(() -> {
-          runClient(fs, cluster, s, v.label, round, client, out, samples, opNanos::add);
+          runClient(fs, cluster, s, v.label, round, client, out, start, samples, opNanos::add);
           return null;
         }));
       }
@@ -187,15 +188,24 @@ final class Runner {
     }
   }
 
+  /**
+   * Client {@code client}'s files, one after another: each as soon as the last ends, or in a
+   * paced workload when it is due (timed from then, however late the client starts it).
+   */
   private void runClient(FileSystem fs, Target.Cluster cluster, Scenario s, String label,
-      int round, int client, Path out, List<FileSample> samples, LongConsumer opNanos)
-      throws IOException {
+      int round, int client, Path out, long batchStart, List<FileSample> samples,
+      LongConsumer opNanos) throws IOException, InterruptedException {
     Workload w = s.workload();
     Op op = w.op(client);
     for (int f = 0; f < w.filesPerClient(); f++) {
       Path path = op.writes() ? new Path(out, "c" + client + "-f" + f) : readFile(s, client, f);
       long fileSeed = fileSeed(s, op.writes() ? round : -1, client, f);
       long t0 = System.nanoTime();
+      if (w.paced()) {
+        long due = batchStart + w.dueNanos(client, f);
+        TimeUnit.NANOSECONDS.sleep(due - t0);
+        t0 = due;
+      }
       long read = 0;
       if (op == Op.WRITE) {
         Op.write(fs, path, fileSeed, w.fileBytes(), w,

@@ -197,6 +197,12 @@ public final class Scenario {
         fault, faultyInTheMiddle);
   }
 
+  /** The same scenario with its workload paced ({@link Workload#paced}). */
+  public Scenario paced(long paceNanos) {
+    return new Scenario(name, description, workload.paced(paceNanos), faultDescription, fault,
+        faultyInTheMiddle);
+  }
+
   @Override
   public String toString() {
     return name;

@@ -3,6 +3,11 @@ package io.curtail.bench;
 /**
  * How much work one run of a scenario does: concurrent clients, each doing whole files one after
  * another, plus background streams that keep the cluster busy. Immutable.
+ *
+ * <p>By default each client starts its next file when the last ends (a closed loop), which
+ * measures throughput. A <em>paced</em> workload starts them on a schedule instead (an open
+ * loop), so that modes are compared at the same load: in a closed loop, the mode whose clients
+ * wait longer leaves the machine to its other clients, and their files look fast.
  */
 public final class Workload {
   private final int clients;
@@ -12,17 +17,24 @@ public final class Workload {
   private final int backgroundStreams;
   private final short replication;
   private final long blockSize;
+  private final long paceNanos;
 
   /**
    * @param ops the op of client {@code c} is {@code ops[c % ops.length]}
    */
   public Workload(int clients, int filesPerClient, long fileBytes, int backgroundStreams,
       short replication, long blockSize, Op... ops) {
+    this(clients, filesPerClient, fileBytes, backgroundStreams, replication, blockSize, 0, ops);
+  }
+
+  private Workload(int clients, int filesPerClient, long fileBytes, int backgroundStreams,
+      short replication, long blockSize, long paceNanos, Op... ops) {
     if (clients < 1 || filesPerClient < 1 || fileBytes < 0 || backgroundStreams < 0
-        || replication < 1 || blockSize < 512 || ops.length == 0) {
+        || replication < 1 || blockSize < 512 || paceNanos < 0 || ops.length == 0) {
       throw new IllegalArgumentException("bad workload: clients=" + clients + " files="
           + filesPerClient + " bytes=" + fileBytes + " background=" + backgroundStreams
-          + " replication=" + replication + " blockSize=" + blockSize);
+          + " replication=" + replication + " blockSize=" + blockSize + " paceNanos="
+          + paceNanos);
     }
     this.clients = clients;
     this.filesPerClient = filesPerClient;
@@ -31,19 +43,42 @@ public final class Workload {
     this.backgroundStreams = backgroundStreams;
     this.replication = replication;
     this.blockSize = blockSize;
+    this.paceNanos = paceNanos;
   }
 
   /** The same workload with {@code scale} times as many files per client (at least one). */
   public Workload scaled(double scale) {
     int files = (int) Math.max(1, Math.round(filesPerClient * scale));
     return new Workload(clients, files, fileBytes, backgroundStreams, replication, blockSize,
-        opsByClient);
+        paceNanos, opsByClient);
   }
 
   /** The same workload with {@code streams} background streams instead. */
   public Workload withBackground(int streams) {
     return new Workload(clients, filesPerClient, fileBytes, streams, replication, blockSize,
-        opsByClient);
+        paceNanos, opsByClient);
+  }
+
+  /**
+   * The same workload paced: each client's files are due {@code paceNanos} apart (the clients'
+   * schedules staggered evenly within that), and a file's time counts from when it was due, so
+   * a client that falls behind pays for it, as users waiting on it would. 0 for a closed loop.
+   */
+  public Workload paced(long paceNanos) {
+    return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
+        blockSize, paceNanos, opsByClient);
+  }
+
+  /**
+   * When client {@code client}'s file {@code file} is due, in nanoseconds after the batch
+   * started; 0 for every file of a closed loop, which starts each as soon as it can.
+   */
+  public long dueNanos(int client, int file) {
+    return paceNanos * file + paceNanos * client / clients;
+  }
+
+  public boolean paced() {
+    return paceNanos > 0;
   }
 
   public int clients() {
@@ -109,6 +144,8 @@ public final class Workload {
     }
     return clients + " clients × " + filesPerClient + " files × " + fileBytes / (1024 * 1024)
         + " MiB (" + ops + "), replication " + replication
-        + (backgroundStreams > 0 ? ", " + backgroundStreams + " background streams" : "");
+        + (backgroundStreams > 0 ? ", " + backgroundStreams + " background streams" : "")
+        + (paced() ? String.format(java.util.Locale.ROOT, ", a file due every %d ms per client"
+            + " (paced: times count from when due)", paceNanos / 1_000_000) : "");
   }
 }

@@ -58,6 +58,40 @@ class BenchEndToEndTest {
   }
 
   /**
+   * A paced run: each client's files are timed from when they were due, a pace apart, the
+   * clients staggered within it; and the report says the run was paced.
+   */
+  @Test
+  void pacedRunTimesEachFileFromWhenItWasDue() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Main main = new Main(new PrintStream(out, true, "UTF-8"),
+        new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), false);
+    int code = new picocli.CommandLine(main).execute("--scenario", "healthy-hflush",
+        "--mode", "stock,curtail", "--pace", "300", "--rounds", "1", "--out", results.getPath());
+    assertEquals(0, code, out.toString("UTF-8"));
+    RunResult.ScenarioResult sr = main.result().scenarios().get(0);
+    int clients = sr.scenario().workload().clients();
+    for (String mode : List.of("stock", "curtail")) {
+      List<FileSample> samples = sr.samples(mode);
+      assertEquals(clients * sr.scenario().workload().filesPerClient(), samples.size(), mode);
+      for (FileSample a : samples) {
+        for (FileSample b : samples) {
+          long dueApart = 300_000_000L * (b.file - a.file)
+              + 300_000_000L * b.client / clients - 300_000_000L * a.client / clients;
+          assertEquals(dueApart, b.startNanos - a.startNanos, mode + ": " + a.client + "/"
+              + a.file + " and " + b.client + "/" + b.file + " not a schedule apart");
+        }
+      }
+      for (Summary s : sr.summaries()) {
+        assertEquals(s.bytes(), s.bytesVerified(), s.mode() + ": every byte verified");
+      }
+    }
+    String md = new String(Files.readAllBytes(new File(main.resultsDir(), "report.md").toPath()),
+        StandardCharsets.UTF_8);
+    assertTrue(md.contains("a file due every 300 ms per client (paced"), md);
+  }
+
+  /**
    * Two A/B cohorts in one run, each emulated as a host the cohorts place in it, writing
    * per-block statistics (the control through stock's streams): the analyzer finds both, with
    * as many records and bytes as the benchmark read in each.

@@ -100,6 +100,9 @@ class CliErrorsTest {
     run("--scale", "-1");
     assertEquals(2, code);
     assertEquals("curtail-bench: --scale must be > 0, was -1.0", err);
+    run("--pace", "-5");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --pace must be >= 0 ms, was -5", err);
     run("--frobnicate");
     assertEquals(2, code);
     assertEquals("curtail-bench: Unknown option: '--frobnicate' (see --help)", err);
