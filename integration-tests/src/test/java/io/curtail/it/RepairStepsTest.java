@@ -257,7 +257,7 @@ class RepairStepsTest {
    * leaves the survivors at different lengths, which the newcomer check needs.
    */
   @Test
-  void aTailingReaderSeesNothingGoBackDuringAReplacement() throws Exception {
+  void aTailingReaderSeesWhatWasHflushedDuringAReplacement() throws Exception {
     int n = FILES.incrementAndGet();
     Path p = new Path("/repair-steps/tailed");
     AtomicLong flushed = new AtomicLong();
