@@ -233,7 +233,7 @@ public final class Main implements Callable<Integer> {
     }
     List<Scenario> out = new ArrayList<>();
     for (Scenario s : named) {
-      Scenario scaled = s.scaled(scale).paced(TimeUnit.MILLISECONDS.toNanos(paceMs));
+      Scenario scaled = s.scaled(scale).withPace(TimeUnit.MILLISECONDS.toNanos(paceMs));
       out.add(background == null ? scaled : scaled.withBackground(background));
     }
     return out;

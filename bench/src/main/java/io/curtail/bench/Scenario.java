@@ -197,9 +197,9 @@ public final class Scenario {
         fault, faultyInTheMiddle);
   }
 
-  /** The same scenario with its workload paced ({@link Workload#paced}). */
-  public Scenario paced(long paceNanos) {
-    return new Scenario(name, description, workload.paced(paceNanos), faultDescription, fault,
+  /** The same scenario with its workload paced ({@link Workload#withPace}). */
+  public Scenario withPace(long paceNanos) {
+    return new Scenario(name, description, workload.withPace(paceNanos), faultDescription, fault,
         faultyInTheMiddle);
   }
 

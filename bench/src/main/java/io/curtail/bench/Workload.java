@@ -64,7 +64,7 @@ public final class Workload {
    * schedules staggered evenly within that), and a file's time counts from when it was due, so
    * a client that falls behind pays for it, as users waiting on it would. 0 for a closed loop.
    */
-  public Workload paced(long paceNanos) {
+  public Workload withPace(long paceNanos) {
     return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
         blockSize, paceNanos, opsByClient);
   }
