@@ -17,18 +17,26 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchEndToEndTest {
   @TempDir
   File results;
+  /** What the last {@link #run} printed on stdout. */
+  private String stdout;
 
-  @Test
-  void smallPreadScenarioWithTheStockModesWritesAFullReport() throws Exception {
+  /** Runs the CLI with {@code args} and checks it exits 0; its stdout is then {@link #stdout}. */
+  private Main run(String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Main main = new Main(new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"),
         false);
-    int code = new picocli.CommandLine(main).execute("--scenario", "pread-throttled",
+    int code = new picocli.CommandLine(main).execute(args);
+    stdout = out.toString("UTF-8");
+    assertEquals(0, code, stdout + err.toString("UTF-8"));
+    return main;
+  }
+
+  @Test
+  void smallPreadScenarioWithTheStockModesWritesAFullReport() throws Exception {
+    Main main = run("--scenario", "pread-throttled",
         "--mode", "stock,stock-hedged,stock-best", "--stock-best-thresholds", "20,100",
         "--scale", "0.34", "--rounds", "2", "--out", results.getPath());
-    String stdout = out.toString("UTF-8");
-    assertEquals(0, code, stdout + err.toString("UTF-8"));
     assertTrue(stdout.contains("== pread-throttled"), stdout);
 
     RunResult r = main.result();
@@ -63,12 +71,8 @@ class BenchEndToEndTest {
    */
   @Test
   void pacedRunTimesEachFileFromWhenItWasDue() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Main main = new Main(new PrintStream(out, true, "UTF-8"),
-        new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), false);
-    int code = new picocli.CommandLine(main).execute("--scenario", "healthy-hflush",
+    Main main = run("--scenario", "healthy-hflush",
         "--mode", "stock,curtail", "--pace", "300", "--rounds", "1", "--out", results.getPath());
-    assertEquals(0, code, out.toString("UTF-8"));
     RunResult.ScenarioResult sr = main.result().scenarios().get(0);
     int clients = sr.scenario().workload().clients();
     for (String mode : List.of("stock", "curtail")) {
@@ -98,13 +102,9 @@ class BenchEndToEndTest {
    */
   @Test
   void cohortsInOneRunAndTheAnalyzerAgreesOnWhatEachRead() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Main main = new Main(new PrintStream(out, true, "UTF-8"),
-        new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), false);
-    int code = new picocli.CommandLine(main).execute("--scenario", "healthy-read",
+    Main main = run("--scenario", "healthy-read",
         "--mode", "curtail-ab", "--cohorts", "control=50:none,all=50:failfast+smart",
         "--scale", "0.2", "--rounds", "1", "--out", results.getPath());
-    assertEquals(0, code, out.toString("UTF-8"));
     List<Summary> modes = main.result().scenarios().get(0).summaries();
     assertEquals(List.of("curtail-ab@control", "curtail-ab@all"),
         modes.stream().map(Summary::mode).collect(java.util.stream.Collectors.toList()));
@@ -125,13 +125,9 @@ class BenchEndToEndTest {
   @Test
   void runsAgainstARunningClusterGivenItsUri() throws Exception {
     try (FaultyCluster running = FaultyCluster.builder().dataNodes(3).build()) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      Main main = new Main(new PrintStream(out, true, "UTF-8"),
-          new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), false);
-      int code = new picocli.CommandLine(main).execute("--fs", running.uri().toString(),
+      Main main = run("--fs", running.uri().toString(),
           "--scenario", "healthy", "--scale", "0.2", "--rounds", "1", "--background", "1",
           "--out", results.getPath());
-      assertEquals(0, code, out.toString("UTF-8"));
       List<Summary> modes = main.result().scenarios().get(0).summaries();
       assertEquals(List.of("stock", "stock-best", "curtail", "curtail-stats"),
           modes.stream().map(Summary::mode).collect(java.util.stream.Collectors.toList()),
