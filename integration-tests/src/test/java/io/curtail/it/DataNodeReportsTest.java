@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.write.Replacement;
 import io.curtail.datanode.DataNodeKeys;
@@ -15,6 +17,7 @@ import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +30,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * DataNodes with Curtail's plugin report service times and a busy flag on pipeline acks: stock
@@ -239,10 +244,13 @@ class DataNodeReportsTest {
    * tell it was never a rebuild source nor a hedge target, and it is never a replacement. The
    * NameNode's re-replication and the DataNodes' block scanners read replicas too, and know
    * nothing of the client's busy flags: both are off here, so that every read dn2's disk counts
-   * is the client's.
+   * is the client's. The clients' per-block records are checked too: dn2, wherever a read met
+   * it as a replica, was known busy when the read was planned, and no hedge went to it; should
+   * dn2's disk ever count a read, the message shows those records.
    */
   @Test
-  void aBusyDataNodeIsNeverAReplacementSourceOrHedgeTarget() throws Exception {
+  void aBusyDataNodeIsNeverAReplacementSourceOrHedgeTarget(@TempDir java.nio.file.Path stats)
+      throws Exception {
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(5).blockSize(8 * MIB)
         .set("dfs.namenode.redundancy.interval.seconds", "3600")
         .set("dfs.block.scanner.volume.bytes.per.second", "0").build();
@@ -260,8 +268,9 @@ class DataNodeReportsTest {
         for (int t = 0; t < 4; t++) {
           // A client that knows nothing yet learns of dn2's flag from this pipeline's own acks,
           // and replaces dn0 with dn3 or dn4, rebuilt from dn1 (dn2 is busy).
-          try (CurtailDistributedFileSystem cold = c.curtailFileSystem(fresh(HEDGE_AT_1MS,
-              "busy-" + t))) {
+          Map<String, String> settings = fresh(HEDGE_AT_1MS, "busy-" + t);
+          settings.put("curtail.stats.dir", stats.toString());
+          try (CurtailDistributedFileSystem cold = c.curtailFileSystem(settings)) {
             Path p = new Path("/busy/f" + t);
             write(cold, p, t, 2 * MIB, c.address(0), c.address(1), c.address(2));
             SeededData.verify(cold, p, t, 2 * MIB);
@@ -287,8 +296,30 @@ class DataNodeReportsTest {
       }
       assertTrue(replaced > 0, "dn0 was never replaced: the test proved nothing");
       assertTrue(hedged > 0, "a 1 ms threshold should have hedged");
+      List<String> aboutDn2 = new ArrayList<>();
+      ObjectMapper json = new ObjectMapper();
+      try (Stream<java.nio.file.Path> logs = Files.list(stats)) {
+        for (java.nio.file.Path log : (Iterable<java.nio.file.Path>) logs::iterator) {
+          for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            if (line.contains(busyAddress)) {
+              aboutDn2.add(line);
+            }
+          }
+        }
+      }
+      int readsOfDn2Replicas = 0;
+      for (String line : aboutDn2) {
+        JsonNode r = json.readTree(line);
+        if (r.get("dir").asText().equals("read") && r.get("level").asText().equals("block")) {
+          readsOfDn2Replicas++;
+          assertTrue(r.get("busy").toString().contains(busyAddress), "read unaware: " + line);
+          assertFalse(r.get("hedges").get("targets").toString().contains(busyAddress),
+              "hedged to busy dn2: " + line);
+        }
+      }
+      assertTrue(readsOfDn2Replicas >= 5, "too few records of reads: " + aboutDn2);
       assertEquals(readsBefore, c.faults(2).getDelayedReads(),
-          "busy dn2 served a rebuild or a hedge");
+          "busy dn2 served a rebuild or a hedge; the clients' records naming it: " + aboutDn2);
     }
   }
 
