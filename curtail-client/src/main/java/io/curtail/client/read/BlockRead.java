@@ -42,7 +42,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private static final int TRAILER_WAIT_MS = 2;
   /**
    * Packets between two looks at whether the current DataNode became known slow: a look costs a
-   * few medians of 20 samples, a packet of a slow disk tens of milliseconds.
+   * few medians of 20 samples, a packet of a slow disk tens of milliseconds. A packet that took
+   * as long as the least slowdown that can demote a DataNode brings the next look forward.
    */
   static final int LOOK_EVERY_PACKETS = 4;
 
@@ -63,6 +64,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private int current = -1;
   /** Packets read from the current replica since the read last looked at what the JVM knows. */
   private int packetsSinceLook;
+  /** Whether the current replica's last packet took the least slowdown that can demote it. */
+  private boolean lastPacketSlow;
   /** The hedge threshold of the current packet; the watchdog reads it to choose a target. */
   private volatile long thresholdNanos;
   /** The packet being read, for the watchdog; null between packets. */
@@ -146,7 +149,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   ByteBuffer next() throws IOException {
     finishRange();
     while (position < end) {
-      if (reader != null && ++packetsSinceLook >= LOOK_EVERY_PACKETS) {
+      if (reader != null && (++packetsSinceLook >= LOOK_EVERY_PACKETS || lastPacketSlow)) {
         leaveIfKnownSlow();
       }
       if (reader == null) {
@@ -176,14 +179,19 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   }
 
   /**
-   * Every few packets: if the JVM now knows the DataNode being read to be slow (its replica
-   * demoted) while a replica not known slow is left, moves the rest of the read there. A hedge
-   * overtakes a packet slower than the threshold; this keeps a read from staying where every
-   * packet is slow but under it, as on a slow disk serving each packet in tens of milliseconds.
+   * Every few packets, and after a slow one: if the JVM now knows the DataNode being read to be
+   * slow (its replica demoted) while a replica not known slow is left, moves the rest of the read
+   * there. A hedge overtakes a packet slower than the threshold; this keeps a read from staying
+   * where every packet is slow but under it, as on a slow disk serving each packet in tens of
+   * milliseconds. The regular look takes the stream's plan, made again only once stale; after a
+   * slow packet the look makes one from what the JVM knows now, so that a read leaves a slow disk
+   * as soon as the rule can judge it, not when the plan next goes stale (with one reader, 16
+   * packets on).
    */
   private void leaveIfKnownSlow() {
+    ReplicaPlan fresh = lastPacketSlow ? ReplicaPlan.of(ctx, block) : plans.apply(block);
     packetsSinceLook = 0;
-    ReplicaPlan fresh = plans.apply(block);
+    lastPacketSlow = false;
     if (fresh == plan) {
       return; // nothing learnt since the read took it up
     }
@@ -230,9 +238,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         if (!failed[i]) {
           reader = PacketReader.create(ctx, client, file, block, replicas[i], position,
               end - position);
-          current = i;
-          packetsSinceLook = 0;
-          ctx.readsFrom(trackers[i]);
+          nowReading(i);
           return;
         }
       }
@@ -285,6 +291,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         throw failure;
       }
       record(primaryTracker, starting, startTook, took, now);
+      lastPacketSlow = !starting && took >= ctx.config.readMinSlowdownNanos();
       return data;
     }
     // The hedge delivered first and cut the primary's connection: carry on from the hedge. The
@@ -294,10 +301,16 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     Race.Winner<PacketReader> hedge = race.awaitHedge();
     primary.close();
     reader = hedge.reader;
-    current = hedge.replica;
-    packetsSinceLook = 0;
-    ctx.readsFrom(trackers[current]);
+    nowReading(hedge.replica);
     return hedge.data;
+  }
+
+  /** Makes replica {@code i} the one read from; what the read looks at starts afresh. */
+  private void nowReading(int i) {
+    current = i;
+    packetsSinceLook = 0;
+    lastPacketSlow = false;
+    ctx.readsFrom(trackers[i]);
   }
 
   /** Records a packet's time, or for a read's first packet its start (timed from the request). */

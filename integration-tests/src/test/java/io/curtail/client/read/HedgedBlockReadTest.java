@@ -80,11 +80,15 @@ class HedgedBlockReadTest {
   }
 
   private static ReadContext context(String... settings) {
+    return context(RUNTIME, settings);
+  }
+
+  private static ReadContext context(CurtailRuntime runtime, String... settings) {
     Map<String, String> m = new HashMap<>();
     for (int i = 0; i < settings.length; i += 2) {
       m.put(settings[i], settings[i + 1]);
     }
-    return new ReadContext(CurtailConfig.from(m), RUNTIME,
+    return new ReadContext(CurtailConfig.from(m), runtime,
         NetUtils.getDefaultSocketFactory(cluster.conf()),
         new ConnectionPool(NanoClock.SYSTEM, 16, TimeUnit.SECONDS.toNanos(3)),
         Scheduler.daemon("test-watchdog"));
@@ -300,6 +304,36 @@ class HedgedBlockReadTest {
       assertEquals(1, ctx.hedgesTried(), seen);
       assertEquals(1, ctx.hedgesWon(), seen);
       assertTrue(ms < 4 * 300, seen);
+    }
+  }
+
+  /**
+   * A read that meets a slow disk on a DataNode the JVM knows nothing of leaves it as soon as two
+   * of its packets show it slow beside a DataNode known to be fast: within this block of four
+   * packets, where the look every four packets would come too late, and with no hedge (the
+   * threshold is a minute), so only the look can have moved it.
+   */
+  @Test
+  void aReadLeavesASlowDiskAsSoonAsItsPacketsShowIt() throws IOException {
+    LocatedBlock block = blockOn(0, 1, 500);
+    String file = pathOf(fileNo - 1);
+    CurtailRuntime cold = CurtailRuntime.create(NanoClock.SYSTEM, CurtailConfig.defaults());
+    NodeTracker fast = cold.registry().tracker(
+        NodeId.of("127.0.0.1:" + cluster.address(1).getPort()));
+    fast.recordStart(TimeUnit.MILLISECONDS.toNanos(2), System.nanoTime());
+    for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
+      fast.reads().record(TimeUnit.MICROSECONDS.toNanos(300));
+    }
+    try (ReadContext ctx = context(cold, "curtail.read.hedging", "static",
+        "curtail.read.hedging.static.threshold.ms", "60000");
+        Fault slowDisk = cluster.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(15))
+            .withReads());
+        BlockRead read = new BlockRead(ctx, fs.getClient(), file, ReplicaPlan.of(ctx, block), 0,
+            BLOCK)) {
+      readAll(read, 500);
+      assertEquals(cluster.address(1).getPort(), read.currentDataNode().getXferPort(),
+          "the read stayed on the slow disk");
+      assertEquals(0, ctx.hedgesTried());
     }
   }
 
