@@ -125,6 +125,11 @@ class HedgedBlockReadTest {
     return "/hedge/f" + no;
   }
 
+  /** A read of the whole of {@code block}, a block of {@code file}, in the order it lists. */
+  private static BlockRead wholeBlock(ReadContext ctx, String file, LocatedBlock block) {
+    return new BlockRead(ctx, fs.getClient(), file, ReplicaPlan.of(ctx, block), 0, BLOCK);
+  }
+
   /** Reads the whole block through {@code read}; checks the bytes. */
   private static void readAll(BlockRead read, long seed) throws IOException {
     ByteBuffer all = ByteBuffer.allocate(BLOCK);
@@ -146,16 +151,14 @@ class HedgedBlockReadTest {
     LocatedBlock block = blockOn(0, 3, 3);
     try (ReadContext ctx = context()) {
       ByteBuffer all = ByteBuffer.allocate(BLOCK);
-      try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
-          ReplicaPlan.of(ctx, block), 0, BLOCK)) {
+      try (BlockRead read = wholeBlock(ctx, pathOf(fileNo - 1), block)) {
         while (all.hasRemaining()) {
           all.put(read.next());
         }
       }
       assertArrayEquals(SeededData.bytes(3, BLOCK), all.array());
       assertEquals(1, ctx.connections.size(), "the whole range was read: its connection is kept");
-      try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
-          ReplicaPlan.of(ctx, block), 0, BLOCK)) {
+      try (BlockRead read = wholeBlock(ctx, pathOf(fileNo - 1), block)) {
         ByteBuffer first = read.next();
         assertEquals(SeededData.bytes(3, BLOCK)[0], first.get(first.position()));
         assertEquals(0, ctx.connections.size(), "the next read took the pooled connection");
@@ -170,8 +173,7 @@ class HedgedBlockReadTest {
     try (ReadContext ctx = context("curtail.read.hedging", "static",
         "curtail.read.hedging.static.threshold.ms", "50");
         Fault slow = cluster.throttleReads(0, 32 * KIB);
-        BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
-            ReplicaPlan.of(ctx, block), 0, BLOCK)) {
+        BlockRead read = wholeBlock(ctx, pathOf(fileNo - 1), block)) {
       readAll(read, 1);
       assertEquals(1, ctx.hedgesTried(), "one hedge, then the fast replica serves the rest");
       assertEquals(1, ctx.hedgesWon());
@@ -229,8 +231,7 @@ class HedgedBlockReadTest {
         nodeTracker(2).recordStart(TimeUnit.MILLISECONDS.toNanos(30), System.nanoTime());
       }
       for (int i = 0; i < blocks.length; i++) {
-        try (BlockRead read = new BlockRead(ctx, fs.getClient(), files[i],
-            ReplicaPlan.of(ctx, blocks[i]), 0, BLOCK)) {
+        try (BlockRead read = wholeBlock(ctx, files[i], blocks[i])) {
           readAll(read, 100 + i);
         }
       }
@@ -252,9 +253,7 @@ class HedgedBlockReadTest {
       // Read from dn1 and dn2: now the client has something to compare dn0 with.
       for (int i = 0; i < 6; i++) {
         LocatedBlock block = blockOn(1 + i % 2, 3, 200 + i);
-        try (BlockRead read = new BlockRead(ctx, fs.getClient(), pathOf(fileNo - 1),
-            ReplicaPlan.of(ctx, block), 0,
-            BLOCK)) {
+        try (BlockRead read = wholeBlock(ctx, pathOf(fileNo - 1), block)) {
           readAll(read, 200 + i);
         }
       }
@@ -285,15 +284,12 @@ class HedgedBlockReadTest {
         Fault slow = cluster.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(300))
             .withReads())) {
       for (int i = 0; i < warm.length; i++) { // learn what healthy DataNodes look like
-        try (BlockRead read = new BlockRead(ctx, fs.getClient(), warmFiles[i],
-            ReplicaPlan.of(ctx, warm[i]), 0,
-            BLOCK)) {
+        try (BlockRead read = wholeBlock(ctx, warmFiles[i], warm[i])) {
           readAll(read, 300 + i);
         }
       }
       long start = System.nanoTime();
-      try (BlockRead read = new BlockRead(ctx, fs.getClient(), slowFile,
-            ReplicaPlan.of(ctx, slowBlock), 0, BLOCK)) {
+      try (BlockRead read = wholeBlock(ctx, slowFile, slowBlock)) {
         readAll(read, 400);
       }
       long ms = (System.nanoTime() - start) / 1_000_000;
@@ -328,8 +324,7 @@ class HedgedBlockReadTest {
         "curtail.read.hedging.static.threshold.ms", "60000");
         Fault slowDisk = cluster.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(15))
             .withReads());
-        BlockRead read = new BlockRead(ctx, fs.getClient(), file, ReplicaPlan.of(ctx, block), 0,
-            BLOCK)) {
+        BlockRead read = wholeBlock(ctx, file, block)) {
       readAll(read, 500);
       assertEquals(cluster.address(1).getPort(), read.currentDataNode().getXferPort(),
           "the read stayed on the slow disk");
@@ -375,8 +370,7 @@ class HedgedBlockReadTest {
         "curtail.read.hedging.static.threshold.ms", "5");
         Fault slowDisk = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(20))
             .withReads());
-        BlockRead read = new BlockRead(ctx, fs.getClient(), file, ReplicaPlan.of(ctx, block), 0,
-            BLOCK)) {
+        BlockRead read = wholeBlock(ctx, file, block)) {
       readAll(read, 300);
       assertEquals(0, ctx.hedgesTried());
     }
