@@ -145,7 +145,7 @@ public final class Workload {
     return clients + " clients × " + filesPerClient + " files × " + fileBytes / (1024 * 1024)
         + " MiB (" + ops + "), replication " + replication
         + (backgroundStreams > 0 ? ", " + backgroundStreams + " background streams" : "")
-        + (paced() ? String.format(java.util.Locale.ROOT, ", a file due every %d ms per client"
-            + " (paced: times count from when due)", paceNanos / 1_000_000) : "");
+        + (paced() ? ", a file due every " + paceNanos / 1_000_000 + " ms per client (paced:"
+            + " times count from when due)" : "");
   }
 }

@@ -5,20 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.conf.InvalidConfigException;
 import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.junit.jupiter.api.Test;
@@ -165,15 +162,6 @@ class BlockStatsTest {
   }
 
   private List<JsonNode> records() throws IOException {
-    List<JsonNode> out = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files.sorted()::iterator) {
-        for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
-          out.add(json.readTree(line));
-        }
-      }
-    }
-    return out;
+    return StatsRecords.in(dir);
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.write.Replacement;
 import io.curtail.datanode.DataNodeKeys;
@@ -17,7 +16,6 @@ import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -296,25 +293,19 @@ class DataNodeReportsTest {
       }
       assertTrue(replaced > 0, "dn0 was never replaced: the test proved nothing");
       assertTrue(hedged > 0, "a 1 ms threshold should have hedged");
-      List<String> aboutDn2 = new ArrayList<>();
-      ObjectMapper json = new ObjectMapper();
-      try (Stream<java.nio.file.Path> logs = Files.list(stats)) {
-        for (java.nio.file.Path log : (Iterable<java.nio.file.Path>) logs::iterator) {
-          for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-            if (line.contains(busyAddress)) {
-              aboutDn2.add(line);
-            }
-          }
+      List<JsonNode> aboutDn2 = new ArrayList<>();
+      for (JsonNode r : StatsRecords.in(stats)) {
+        if (r.toString().contains(busyAddress)) {
+          aboutDn2.add(r);
         }
       }
       int readsOfDn2Replicas = 0;
-      for (String line : aboutDn2) {
-        JsonNode r = json.readTree(line);
-        if (r.get("dir").asText().equals("read") && r.get("level").asText().equals("block")) {
+      for (JsonNode r : aboutDn2) {
+        if (StatsRecords.ofBlock(r, "read")) {
           readsOfDn2Replicas++;
-          assertTrue(r.get("busy").toString().contains(busyAddress), "read unaware: " + line);
+          assertTrue(r.get("busy").toString().contains(busyAddress), "read unaware: " + r);
           assertFalse(r.get("hedges").get("targets").toString().contains(busyAddress),
-              "hedged to busy dn2: " + line);
+              "hedged to busy dn2: " + r);
         }
       }
       assertTrue(readsOfDn2Replicas >= 5, "too few records of reads: " + aboutDn2);

@@ -8,11 +8,6 @@ import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -74,16 +69,9 @@ class DistCpTest {
 
   /** Records Curtail's streams wrote ({@code write}) or read, in the statistics so far. */
   private long curtailRecords(String dir) throws IOException {
-    try (Stream<java.nio.file.Path> files = Files.list(stats.toPath())) {
-      long n = 0;
-      for (java.nio.file.Path f : files.collect(Collectors.toList())) {
-        List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
-        n += lines.stream().filter(l -> l.contains("\"level\":\"block\"")
-            && l.contains("\"dir\":\"" + dir + "\"") && l.contains("\"stream\":\"curtail\""))
-            .count();
-      }
-      return n;
-    }
+    return StatsRecords.in(stats.toPath()).stream()
+        .filter(r -> StatsRecords.ofBlock(r, dir) && r.get("stream").asText().equals("curtail"))
+        .count();
   }
 
   @Test
