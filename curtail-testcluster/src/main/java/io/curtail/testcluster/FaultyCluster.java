@@ -25,6 +25,7 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
@@ -317,6 +318,17 @@ public final class FaultyCluster implements AutoCloseable {
         throw new UncheckedIOException("restarting DataNode " + i, e);
       }
     };
+  }
+
+  /**
+   * Stops DataNode {@code i} as {@link #stop} does and tells the NameNode at once, as missed
+   * heartbeats would after about 16 s: the NameNode then offers it to no pipeline.
+   */
+  public Fault stopKnownDead(int i) throws IOException {
+    DatanodeID id = dataNode(i).getDatanodeId();
+    Fault restart = stop(i);
+    cluster.setDataNodeDead(id);
+    return restart;
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.write.RepairHook;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -166,6 +168,41 @@ class FailFastWriteTest {
       }
       verify(c, stock, p, 6, 4 * MIB, 2);
       assertTrue(c.replicas(stock, p).get(0).contains(0), "dn0 kept");
+    }
+  }
+
+  /**
+   * When fail-fast first judges dn0 slow, the NameNode has no spare (dn3 is down, and it knows);
+   * dn3 comes back a moment later. A refusal holds for a heartbeat interval, not for the rest of
+   * the block: the writer asks again and replaces dn0 within the same block rather than write the
+   * rest of it at dn0's pace. (Seen on the multi-process cluster, where the NameNode's
+   * considerLoad refused spares for a moment and six blocks then took 14–17 s each.)
+   */
+  @Test
+  void aSpareRefusedIsAskedForAgainWithinTheBlock() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(16 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
+      Fault down = c.stopKnownDead(3);
+      ExecutorService restarter = Executors.newSingleThreadExecutor();
+      List<List<String>> decided = new ArrayList<>();
+      fs.repairHook((step, file, nodes) -> {
+        if (step == RepairHook.Step.REPLACEMENT_DECIDED && decided.add(nodes)
+            && decided.size() == 1) {
+          restarter.submit(down::close); // takes a second or more: this ask is refused
+        }
+      });
+      Path p = new Path("/refused/once");
+      try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(100)))) {
+        write(fs, p, 31, 12 * MIB, (short) 3, 16 * MIB, c.address(0), c.address(1),
+            c.address(2));
+      }
+      restarter.shutdown();
+      restarter.awaitTermination(1, TimeUnit.MINUTES);
+      assertEquals(2, decided.size(), "decisions: " + decided);
+      assertEquals(1, fs.replacements());
+      assertFalse(c.replicas(stock, p).get(0).contains(0), "dn0 replaced");
+      verify(c, stock, p, 31, 12 * MIB, 3);
     }
   }
 

@@ -197,7 +197,8 @@ final class AckReader implements Runnable {
    */
   private boolean judge(List<LatencyStats> stats) {
     Pipeline.Targets t = pipeline.targets;
-    if (!ctx.config.writeFailFastEnabled() || t.size() < 2 || streamer.repair.noSpare()) {
+    if (!ctx.config.writeFailFastEnabled() || t.size() < 2
+        || streamer.repair.noSpare(ctx.clock.nanoTime())) {
       return false;
     }
     long acked = queue.bytesAcked();

@@ -25,14 +25,24 @@ import org.slf4j.LoggerFactory;
  * Mends one file's pipelines: adds a DataNode in place of one that failed or was judged slow,
  * rebuilding the block's acknowledged bytes on it from a surviving replica
  * ({@code transferBlock}), and keeps the file's replication. Remembers, per file, the DataNodes
- * that failed it, and per block, whether the NameNode has a spare DataNode and how many rebuilds
- * were aborted.
+ * that failed it, and per block, until when the NameNode has no spare DataNode and how many
+ * rebuilds were aborted.
  *
- * <p>Threads: the streamer's, except {@link #noSpare()} and {@link #abortedAttempts()}, which
+ * <p>The NameNode has no spare when every other DataNode is excluded or, with
+ * {@code considerLoad}, looks too busy: a view that changes with each DataNode heartbeat. So a
+ * refusal holds for {@link #REFUSAL_HOLD_NANOS}, twice as long after each further refusal, and
+ * the block keeps its pipeline after {@code curtail.write.failfast.max.attempts} of them.
+ *
+ * <p>Threads: the streamer's, except {@link #noSpare(long)} and {@link #abortedAttempts()}, which
  * the fail-fast check reads (volatile).
  */
 final class PipelineRepair {
   private static final Logger LOG = LoggerFactory.getLogger(PipelineRepair.class);
+  /**
+   * How long the NameNode's first refusal of a spare holds: a DataNode heartbeat interval (stock
+   * {@code dfs.heartbeat.interval}), after which its view of every DataNode's load is new.
+   */
+  static final long REFUSAL_HOLD_NANOS = TimeUnit.SECONDS.toNanos(3);
 
   private final WriteContext ctx;
   private final DFSClient client;
@@ -41,7 +51,9 @@ final class PipelineRepair {
   private final int replication;
   /** DataNodes that failed this file: never asked for again. */
   final Set<DatanodeInfo> failed = new LinkedHashSet<>();
-  private volatile boolean noSpare;
+  /** Until when (clock nanos) the NameNode is not asked for a spare for the current block. */
+  private volatile long noSpareUntil;
+  private int refusals;
   private volatile int abortedAttempts;
   private int recoveriesWithoutProgress;
   private long ackedAtLastRecovery = -1;
@@ -53,11 +65,12 @@ final class PipelineRepair {
     this.src = src;
     this.fileId = fileId;
     this.replication = replication;
+    this.noSpareUntil = ctx.clock.nanoTime();
   }
 
-  /** The NameNode had no DataNode to add to the current block. */
-  boolean noSpare() {
-    return noSpare;
+  /** Whether the NameNode's last refusal of a spare for the current block still holds. */
+  boolean noSpare(long now) {
+    return now - noSpareUntil < 0;
   }
 
   /** Rebuilds of the current block aborted for overrunning or failing. */
@@ -67,7 +80,8 @@ final class PipelineRepair {
 
   /** A new block starts: spares and rebuild tries are counted afresh. */
   void blockStarted() {
-    noSpare = false;
+    noSpareUntil = ctx.clock.nanoTime();
+    refusals = 0;
     abortedAttempts = 0;
   }
 
@@ -106,7 +120,8 @@ final class PipelineRepair {
   Pipeline.Targets restoreReplication(Pipeline.Targets t, ExtendedBlock acked)
       throws IOException {
     int tries = 0;
-    while (t.size() < replication && !noSpare && tries < ctx.config.writeFailFastMaxAttempts()) {
+    while (t.size() < replication && !noSpare(ctx.clock.nanoTime())
+        && tries < ctx.config.writeFailFastMaxAttempts()) {
       tries++;
       int source = bestSource(t);
       Pipeline.Targets grown = replaceOne(t, null, source, Pipeline.readTimeout(client, 2), acked);
@@ -134,7 +149,7 @@ final class PipelineRepair {
     FailFastDecision decision = stop.failFast;
     DatanodeInfo slow = before.nodes[decision.replaceIndex()];
     Pipeline.Targets survivors = before.without(decision.replaceIndex());
-    while (decision.replace() && !noSpare) {
+    while (decision.replace() && !noSpare(ctx.clock.nanoTime())) {
       int source = survivors.indexOf(before.nodes[decision.sourceIndex()].getXferAddr());
       if (ctx.tracker(survivors.nodes[source]).busy(ctx.clock.nanoTime())) {
         source = bestSource(survivors); // the policy's choice is busy: the next best
@@ -144,7 +159,7 @@ final class PipelineRepair {
       if (next != null) {
         return next;
       }
-      if (!noSpare) {
+      if (!noSpare(ctx.clock.nanoTime())) {
         abortedAttempts++;
         ctx.rebuildsAborted.increment();
         ClientMetrics.JVM.rebuildsAborted.increment();
@@ -153,7 +168,7 @@ final class PipelineRepair {
       }
     }
     LOG.info("Keeping pipeline file={} block={} pipeline={} reason={}", src, acked, before,
-        noSpare ? "no spare DataNode" : decision.reason());
+        decision.replace() ? "no spare DataNode, " + refusals + " refusals" : decision.reason());
     return null;
   }
 
@@ -161,7 +176,7 @@ final class PipelineRepair {
    * Asks the NameNode for one more DataNode for the block (besides {@code existing}, never
    * {@code alsoExcluded}) and rebuilds {@code acked} on it from {@code existing.nodes[source]}.
    * Returns the grown pipeline, or null if the rebuild failed or overran {@code timeoutMs}; notes
-   * {@link #noSpare} when the NameNode has none.
+   * {@link #refused() a refusal} when the NameNode has none.
    */
   private Pipeline.Targets replaceOne(Pipeline.Targets existing, DatanodeInfo alsoExcluded,
       int source, long timeoutMs, ExtendedBlock acked) throws IOException {
@@ -182,14 +197,14 @@ final class PipelineRepair {
     } catch (IOException e) {
       LOG.warn("No spare DataNode file={} block={} pipeline={} reason={}", src, acked, existing,
           e.getMessage());
-      noSpare = true;
+      refused();
       return null;
     }
     Pipeline.Targets all = Pipeline.Targets.of(grown);
     int added = newcomer(existing, all);
     if (added < 0) {
       LOG.warn("No new DataNode added file={} block={} pipeline={}", src, acked, existing);
-      noSpare = true;
+      refused();
       return null;
     }
     Pipeline.Targets target = new Pipeline.Targets(new DatanodeInfo[] {all.nodes[added]},
@@ -211,6 +226,17 @@ final class PipelineRepair {
       failed.add(all.nodes[added]);
       return null;
     }
+  }
+
+  /**
+   * The NameNode had no spare: not asked again for this block for a heartbeat interval, doubled
+   * per refusal, or at all after the most tries a replacement has.
+   */
+  private void refused() {
+    refusals++;
+    long hold = refusals >= ctx.config.writeFailFastMaxAttempts()
+        ? TimeUnit.DAYS.toNanos(1) : REFUSAL_HOLD_NANOS << (refusals - 1);
+    noSpareUntil = ctx.clock.nanoTime() + hold;
   }
 
   /** Position in {@code t} of the best rebuild source (see {@link Slowness#bestSource}). */
