@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -203,6 +204,32 @@ class FailFastWriteTest {
       assertEquals(1, fs.replacements());
       assertFalse(c.replicas(stock, p).get(0).contains(0), "dn0 replaced");
       verify(c, stock, p, 31, 12 * MIB, 3);
+    }
+  }
+
+  /**
+   * The only spare is a DataNode this JVM avoids, judged slow a while ago and healthy now, as in
+   * a small cluster where a few judgements fill the avoided set: fail-fast takes it rather than
+   * keep the DataNode slow now.
+   */
+  @Test
+  void anAvoidedDataNodeIsTakenWhenItIsTheOnlySpare() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(4).blockSize(16 * MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem fs = c.curtailFileSystem(settings())) {
+      for (DatanodeInfo dn : stock.getDataNodeStats()) {
+        if (dn.getXferPort() == c.address(3).getPort()) {
+          fs.runtime().slowNodes().avoid(dn);
+        }
+      }
+      Path p = new Path("/avoided/only-spare");
+      try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(100)))) {
+        write(fs, p, 32, 8 * MIB, (short) 3, 16 * MIB, c.address(0), c.address(1),
+            c.address(2));
+      }
+      assertEquals(1, fs.replacements());
+      assertTrue(c.replicas(stock, p).get(0).contains(3), "dn3 took dn0's place");
+      verify(c, stock, p, 32, 8 * MIB, 3);
     }
   }
 

@@ -11,7 +11,9 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
  * (beyond the paper: a block allocated after the judgement should not pay for a replacement
  * again), or those that said on their acks that they are busy (paper §5). Bounded in number and
  * in time, so a DataNode that recovers is used again, and a cluster of a few nodes is never
- * starved: the writer drops these exclusions when the NameNode cannot place a block without them.
+ * starved: the writer drops these exclusions when the NameNode cannot place a block without them,
+ * and those of slow ones when it has no replacement without them (a busy one is never a
+ * replacement).
  * Thread-safe.
  */
 public final class AvoidedNodes {

@@ -180,33 +180,29 @@ final class PipelineRepair {
    */
   private Pipeline.Targets replaceOne(Pipeline.Targets existing, DatanodeInfo alsoExcluded,
       int source, long timeoutMs, ExtendedBlock acked) throws IOException {
-    List<DatanodeInfo> excluded = new ArrayList<>(failed);
+    List<DatanodeInfo> mustExclude = new ArrayList<>(failed);
     if (alsoExcluded != null) {
-      excluded.add(alsoExcluded);
+      mustExclude.add(alsoExcluded);
     }
     List<DatanodeInfo> members = Arrays.asList(existing.nodes);
-    for (DatanodeInfo avoid : ctx.avoided()) {
-      if (!members.contains(avoid) && !excluded.contains(avoid)) {
-        excluded.add(avoid);
-      }
+    addOthers(mustExclude, ctx.runtime.busyNodes().avoided(), members);
+    List<DatanodeInfo> excluded = new ArrayList<>(mustExclude);
+    addOthers(excluded, ctx.runtime.slowNodes().avoided(), members);
+    LocatedBlock grown = spare(existing, excluded, acked);
+    if (grown == null && excluded.size() > mustExclude.size()) {
+      // A DataNode judged slow a while ago is better than keeping the one slow now (in a small
+      // cluster every spare may have been judged slow once); one that failed this file, or
+      // says it is busy, never is.
+      LOG.info("No spare avoiding {} file={} block={}; asking again excluding only {}",
+          excluded, src, acked, mustExclude);
+      grown = spare(existing, mustExclude, acked);
     }
-    LocatedBlock grown;
-    try {
-      grown = ctx.namenode.getAdditionalDatanode(src, fileId, acked, existing.nodes,
-          existing.storageIds, excluded.toArray(new DatanodeInfo[0]), 1, client.getClientName());
-    } catch (IOException e) {
-      LOG.warn("No spare DataNode file={} block={} pipeline={} reason={}", src, acked, existing,
-          e.getMessage());
+    if (grown == null) {
       refused();
       return null;
     }
     Pipeline.Targets all = Pipeline.Targets.of(grown);
     int added = newcomer(existing, all);
-    if (added < 0) {
-      LOG.warn("No new DataNode added file={} block={} pipeline={}", src, acked, existing);
-      refused();
-      return null;
-    }
     Pipeline.Targets target = new Pipeline.Targets(new DatanodeInfo[] {all.nodes[added]},
         new StorageType[] {all.storageTypes[added]}, new String[] {all.storageIds[added]});
     try {
@@ -228,6 +224,26 @@ final class PipelineRepair {
     }
   }
 
+  /** The NameNode's answer with a DataNode {@code existing} lacks, or null if it has none. */
+  private LocatedBlock spare(Pipeline.Targets existing, List<DatanodeInfo> excluded,
+      ExtendedBlock acked) throws IOException {
+    LocatedBlock grown;
+    try {
+      grown = ctx.namenode.getAdditionalDatanode(src, fileId, acked, existing.nodes,
+          existing.storageIds, excluded.toArray(new DatanodeInfo[0]), 1, client.getClientName());
+    } catch (IOException e) {
+      LOG.info("No spare DataNode file={} block={} pipeline={} excluded={} reason={}", src, acked,
+          existing, excluded, e.getMessage());
+      return null;
+    }
+    if (newcomer(existing, Pipeline.Targets.of(grown)) < 0) {
+      LOG.info("No new DataNode added file={} block={} pipeline={} excluded={}", src, acked,
+          existing, excluded);
+      return null;
+    }
+    return grown;
+  }
+
   /**
    * The NameNode had no spare: not asked again for this block for a heartbeat interval, doubled
    * per refusal, or at all after the most tries a replacement has.
@@ -237,6 +253,16 @@ final class PipelineRepair {
     long hold = refusals >= ctx.config.writeFailFastMaxAttempts()
         ? TimeUnit.DAYS.toNanos(1) : REFUSAL_HOLD_NANOS << (refusals - 1);
     noSpareUntil = ctx.clock.nanoTime() + hold;
+  }
+
+  /** Adds to {@code to} each of {@code more} that is neither in it nor one of {@code members}. */
+  private static void addOthers(List<DatanodeInfo> to, List<DatanodeInfo> more,
+      List<DatanodeInfo> members) {
+    for (DatanodeInfo n : more) {
+      if (!members.contains(n) && !to.contains(n)) {
+        to.add(n);
+      }
+    }
   }
 
   /** Position in {@code t} of the best rebuild source (see {@link Slowness#bestSource}). */
