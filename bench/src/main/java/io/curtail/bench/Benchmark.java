@@ -78,7 +78,7 @@ final class Benchmark {
   void run(RunResult result) throws IOException, InterruptedException {
     progress.start(duration.isZero() ? batches() : 0);
     for (Scenario s : scenarios) {
-      RunResult.ScenarioResult sr = new RunResult.ScenarioResult(s);
+      RunResult.ScenarioResult sr = new RunResult.ScenarioResult(s, target.faultOf(s));
       result.scenarios.add(sr);
       List<Variant> vs = variantsFor(s);
       Set<Target.Cluster> clusters = new LinkedHashSet<>();

@@ -26,7 +26,7 @@ final class Report {
       Scenario s = sr.scenario;
       out.println();
       out.println("== " + s.name() + ": " + s.description());
-      out.println("   fault: " + s.faultDescription() + "; workload: " + s.workload());
+      out.println("   fault: " + sr.fault + "; workload: " + s.workload());
       StringBuilder header = new StringBuilder();
       for (Summary.Column c : Summary.Column.table()) {
         header.append(cell(c, c.title));
@@ -116,7 +116,7 @@ final class Report {
       Map<String, Object> s = new LinkedHashMap<>();
       s.put("name", sr.scenario.name());
       s.put("description", sr.scenario.description());
-      s.put("fault", sr.scenario.faultDescription());
+      s.put("fault", sr.fault);
       s.put("workload", sr.scenario.workload().toString());
       List<Object> modes = new ArrayList<>();
       for (Summary m : sr.summaries) {
@@ -189,7 +189,7 @@ final class Report {
         w.println();
         w.println("## " + s.name());
         w.println();
-        w.println(s.description() + ". Fault: " + s.faultDescription() + ". Workload: "
+        w.println(s.description() + ". Fault: " + sr.fault + ". Workload: "
             + s.workload() + ".");
         w.println();
         StringBuilder header = new StringBuilder("|");

@@ -10,13 +10,16 @@ public final class RunResult {
   /** One scenario's measurements. */
   public static final class ScenarioResult {
     final Scenario scenario;
+    /** The fault it ran under, as the target injected it. */
+    final String fault;
     final Map<String, List<Batch>> batchesByMode = new LinkedHashMap<>();
     List<Summary> summaries = new ArrayList<>();
     /** What happened outside the batches meanwhile (a long run's slow-node reports), in order. */
     final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    ScenarioResult(Scenario scenario) {
+    ScenarioResult(Scenario scenario, String fault) {
       this.scenario = scenario;
+      this.fault = fault;
     }
 
     void add(String label, Batch b) {

@@ -49,6 +49,11 @@ abstract class Target implements AutoCloseable {
 
   abstract String describe();
 
+  /** The fault {@code s} runs under on this target, as the report tells it. */
+  String faultOf(Scenario s) {
+    return s.faultDescription();
+  }
+
   @Override
   public abstract void close();
 
@@ -237,6 +242,12 @@ abstract class Target implements AutoCloseable {
     @Override
     public String slowNodeReports() {
       return null;
+    }
+
+    @Override
+    String faultOf(Scenario s) {
+      return !s.hasFault() ? s.faultDescription() : faults == null
+          ? "the cluster's own" : "'" + faults.on + "' with CURTAIL_SCENARIO=" + s.name();
     }
 
     @Override
