@@ -15,8 +15,9 @@ import java.util.Map;
 
 /**
  * What a run prints and writes: a table per scenario on the console, and in the results directory
- * {@code results.json}, {@code summary.csv}, {@code samples.csv} (one row per file), two PNG plots
- * per scenario and {@code report.md} tying them together.
+ * {@code results.json}, {@code summary.csv}, {@code samples.csv} (one row per file),
+ * {@code batches.csv} (one row per mode and round: what paired per-round comparisons need), two
+ * PNG plots per scenario and {@code report.md} tying them together.
  */
 final class Report {
   private Report() {}
@@ -75,6 +76,7 @@ final class Report {
     writeJson(r, new File(dir, "results.json"));
     writeSummaryCsv(r, new File(dir, "summary.csv"));
     writeSamplesCsv(r, new File(dir, "samples.csv"));
+    writeBatchesCsv(r, new File(dir, "batches.csv"));
     for (RunResult.ScenarioResult sr : r.scenarios) {
       List<String> modes = new ArrayList<>();
       List<List<Double>> latencies = new ArrayList<>();
@@ -169,6 +171,23 @@ final class Report {
     }
   }
 
+  private static void writeBatchesCsv(RunResult r, File file) throws IOException {
+    try (PrintWriter w = new PrintWriter(file, StandardCharsets.UTF_8.name())) {
+      w.println("scenario,mode,round,wall_ms,cpu_ms,bytes,alloc_kib");
+      for (RunResult.ScenarioResult sr : r.scenarios) {
+        sr.batchesByMode.forEach((mode, batches) -> {
+          for (int round = 0; round < batches.size(); round++) {
+            Batch b = batches.get(round);
+            long bytes = b.samples.stream().mapToLong(f -> f.bytes).sum();
+            w.println(String.join(",", sr.scenario.name(), mode, Integer.toString(round),
+                csv(b.wallNanos / 1e6), csv(b.cpuNanos / 1e6), Long.toString(bytes),
+                Long.toString(b.allocatedBytes >> 10)));
+          }
+        });
+      }
+    }
+  }
+
   private static String csv(double x) {
     return Double.isNaN(x) ? "" : String.format(Locale.ROOT, "%.3f", x);
   }
@@ -183,7 +202,8 @@ final class Report {
           + " with the modes alternating.");
       w.println("Latency is per whole file. `verified` counts bytes read back and compared;"
           + " `all ok` says it equals every byte the mode wrote or read.");
-      w.println("Raw numbers: `results.json`, `summary.csv`, `samples.csv` (one row per file).");
+      w.println("Raw numbers: `results.json`, `summary.csv`, `samples.csv` (one row per file),"
+          + " `batches.csv` (one row per mode and round).");
       for (RunResult.ScenarioResult sr : r.scenarios) {
         Scenario s = sr.scenario;
         w.println();

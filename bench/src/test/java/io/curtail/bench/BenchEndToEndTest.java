@@ -56,9 +56,12 @@ class BenchEndToEndTest {
 
     File dir = main.resultsDir();
     for (String f : new String[] {"report.md", "results.json", "summary.csv", "samples.csv",
-        "plots/pread-throttled-cdf.png", "plots/pread-throttled-timeline.png"}) {
+        "batches.csv", "plots/pread-throttled-cdf.png", "plots/pread-throttled-timeline.png"}) {
       assertTrue(new File(dir, f).length() > 0, f + " missing in " + dir);
     }
+    List<String> batches = Files.readAllLines(new File(dir, "batches.csv").toPath());
+    assertTrue(batches.stream().anyMatch(l -> l.startsWith("pread-throttled,stock,0,")),
+        "a row per mode and round: " + batches);
     String md = new String(Files.readAllBytes(new File(dir, "report.md").toPath()),
         StandardCharsets.UTF_8);
     assertTrue(md.contains("![pread-throttled CDF](plots/pread-throttled-cdf.png)"), md);
