@@ -200,7 +200,7 @@ class FailFastWriteTest {
       }
       restarter.shutdown();
       restarter.awaitTermination(1, TimeUnit.MINUTES);
-      assertEquals(2, decided.size(), "decisions: " + decided);
+      assertTrue(decided.size() >= 2, "asked again after the refusal: " + decided);
       assertEquals(1, fs.replacements());
       assertFalse(c.replicas(stock, p).get(0).contains(0), "dn0 replaced");
       verify(c, stock, p, 31, 12 * MIB, 3);
