@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * NameNode and four DataNodes as processes of their own (in network namespaces of their own where
  * the machine allows), a Curtail write across blocks during which a DataNode process is killed
  * with {@code kill -9} and then revived, every byte read back by the stock client at full
- * replication, and {@code stop} leaving no process behind.
+ * replication, a fault of the plugin changed in a running DataNode from the command line, and
+ * {@code stop} leaving no process behind.
  */
 class LocalClusterTest {
   private static final File SCRIPT = new File("../docker/local-cluster");
@@ -65,6 +66,9 @@ class LocalClusterTest {
     String started = launcher("start", "-n", "4");
     try {
       assertTrue(started.contains("live DataNodes: 4"), started);
+      // The plugin's faults, changed in a running DataNode process from the command line.
+      assertTrue(launcher("fault", "1", "slowOpens", "1000").contains("serviceUs=1000"));
+      assertTrue(launcher("fault", "1", "heal").contains("dn1: none"));
       URI uri = URI.create("hdfs://127.0.0.1:" + NN_PORT);
       Configuration conf = new Configuration();
       conf.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());

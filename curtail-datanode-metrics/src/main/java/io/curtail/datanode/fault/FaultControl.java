@@ -1,0 +1,135 @@
+package io.curtail.datanode.fault;
+
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Set;
+import javax.management.JMException;
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * Changes a running DataNode's injected faults from a shell on its host, for chaos runs and the
+ * launcher's {@code fault} command: attaches to the DataNode's JVM by process id (the JDK's
+ * attach API, which starts the JVM's local JMX agent if it has none) and calls one operation of
+ * its {@link DataNodeFaultsMXBean}, the same operations jconsole or jmxterm reach over JMX.
+ * Prints the disk fault in force afterwards.
+ */
+public final class FaultControl {
+  static final String USAGE = "FaultControl PID OPERATION [ARG...], OPERATION one of: slowDisk"
+      + " SERVICE_US UTILISATION READS | slowOpens SERVICE_US | stall EVERY_MS FOR_MS | fill"
+      + " | heal | show";
+  private static final String BEANS = "Hadoop:service=DataNode,name=CurtailFaults-*";
+
+  private FaultControl() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      System.err.println("usage: " + USAGE);
+      System.exit(2);
+    }
+    VirtualMachine vm = VirtualMachine.attach(args[0]);
+    try (JMXConnector jmx =
+        JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()))) {
+      System.out.println(control(jmx.getMBeanServerConnection(),
+          Arrays.copyOfRange(args, 1, args.length)));
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    } finally {
+      vm.detach();
+    }
+  }
+
+  /**
+   * Calls {@code args[0]} with the arguments after it on the one DataNode fault bean
+   * {@code server} has; returns the disk fault in force afterwards.
+   *
+   * @throws IllegalArgumentException naming what is wrong: the operation, an argument, or a
+   *     server without exactly one such bean
+   */
+  static String control(MBeanServerConnection server, String... args)
+      throws IOException, JMException {
+    Set<ObjectName> beans = server.queryNames(new ObjectName(BEANS), null);
+    if (beans.size() != 1) {
+      throw new IllegalArgumentException("expected one DataNode running Curtail's plugin in"
+          + " the JVM, found fault beans " + beans);
+    }
+    DataNodeFaultsMXBean faults =
+        JMX.newMXBeanProxy(server, beans.iterator().next(), DataNodeFaultsMXBean.class);
+    String op = args[0];
+    switch (op) {
+      case "slowDisk":
+        arguments(args, 3);
+        faults.slowDisk(whole(args[1], "SERVICE_US"), fraction(args[2]), bool(args[3]));
+        break;
+      case "slowOpens":
+        arguments(args, 1);
+        faults.slowOpens(whole(args[1], "SERVICE_US"));
+        break;
+      case "stall":
+        arguments(args, 2);
+        faults.stall(whole(args[1], "EVERY_MS"), whole(args[2], "FOR_MS"));
+        break;
+      case "fill":
+        arguments(args, 0);
+        faults.fill();
+        break;
+      case "heal":
+        arguments(args, 0);
+        faults.heal();
+        break;
+      case "show":
+        arguments(args, 0);
+        break;
+      default:
+        throw new IllegalArgumentException("unknown operation '" + op + "'; " + USAGE);
+    }
+    return faults.getDiskFault() + (faults.isDiskFull() ? ", disk full" : "");
+  }
+
+  private static void arguments(String[] args, int n) {
+    if (args.length != n + 1) {
+      throw new IllegalArgumentException(args[0] + " takes " + n + " argument(s), got "
+          + (args.length - 1) + "; " + USAGE);
+    }
+  }
+
+  private static long whole(String value, String name) {
+    try {
+      long v = Long.parseLong(value);
+      if (v > 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new IllegalArgumentException(name + " must be a whole number above 0, was '" + value
+        + "'");
+  }
+
+  private static double fraction(String value) {
+    try {
+      double v = Double.parseDouble(value);
+      if (v >= 0 && v < 1) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new IllegalArgumentException("UTILISATION (the disk's background load) must be in"
+        + " [0, 1), was '" + value + "'");
+  }
+
+  private static boolean bool(String value) {
+    if (value.equals("true") || value.equals("false")) {
+      return Boolean.parseBoolean(value);
+    }
+    throw new IllegalArgumentException("READS must be true or false, was '" + value + "'");
+  }
+}
