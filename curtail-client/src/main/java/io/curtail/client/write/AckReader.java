@@ -197,14 +197,14 @@ final class AckReader implements Runnable {
    */
   private boolean judge(List<LatencyStats> stats) {
     Pipeline.Targets t = pipeline.targets;
-    if (!ctx.config.writeFailFastEnabled() || t.size() < 2
-        || streamer.repair.noSpare(ctx.clock.nanoTime())) {
+    if (!ctx.config.writeFailFastEnabled() || t.size() < 2) {
       return false;
     }
     long acked = queue.bytesAcked();
     FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.layout.packetBytes,
         streamer.layout.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
-    if (!decision.replace()) {
+    // The clock only once replacing pays: a healthy pipeline's acks never read it.
+    if (!decision.replace() || streamer.repair.noSpare(ctx.clock.nanoTime())) {
       return false;
     }
     int slow = decision.replaceIndex();
