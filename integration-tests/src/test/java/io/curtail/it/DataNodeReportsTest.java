@@ -256,6 +256,9 @@ class DataNodeReportsTest {
         Fault counted = c.slowDisk(2, DiskFault.serviceTime(Duration.ofNanos(1000)).withReads())) {
       Path hedgedFile = new Path("/busy/hedged");
       write(fs, hedgedFile, 9, 2 * MIB, c.address(1), c.address(3), c.address(2));
+      // Every read below must see dn2 among the replicas: the NameNode learns of a replica
+      // from its DataNode's report, which may come after the writer's close.
+      c.awaitReplicas(stock, hedgedFile, 3);
       CurtailDataNodePlugin.reportsOf(c.dataNode(2)).setBusy(true);
       String busyAddress = c.dataNode(2).getDatanodeId().getXferAddr();
       long readsBefore = c.faults(2).getDelayedReads();
@@ -270,6 +273,17 @@ class DataNodeReportsTest {
           try (CurtailDistributedFileSystem cold = c.curtailFileSystem(settings)) {
             Path p = new Path("/busy/f" + t);
             write(cold, p, t, 2 * MIB, c.address(0), c.address(1), c.address(2));
+            c.awaitReplicas(stock, p, 3);
+            if (t == 3) {
+              // Read before any other read, while the client knows no read latencies: known
+              // ones (a loaded machine's few milliseconds) would exceed the 1 ms threshold and
+              // so rule dn1 and dn3 out as hedge targets, leaving the test nothing to show.
+              try (Fault slowReads = c.throttleReads(1, MIB);
+                  Fault slowerReads = c.throttleReads(3, MIB)) {
+                SeededData.verify(cold, hedgedFile, 9, 2 * MIB); // hedges: dn1 and dn3 only
+              }
+              hedged = cold.hedgesTried();
+            }
             SeededData.verify(cold, p, t, 2 * MIB);
             for (Replacement r : cold.recentReplacements()) {
               assertFalse(r.replacement().equals(busyAddress), r.toString());
@@ -281,13 +295,6 @@ class DataNodeReportsTest {
             c.awaitReplicas(stock, two, 2);
             assertFalse(c.replicas(stock, two).get(0).contains(2), "busy dn2 joined a pipeline");
             replaced += cold.replacements();
-            if (t == 3) {
-              try (Fault slowReads = c.throttleReads(1, MIB);
-                  Fault slowerReads = c.throttleReads(3, MIB)) {
-                SeededData.verify(cold, hedgedFile, 9, 2 * MIB); // hedges: dn1 and dn3 only
-              }
-              hedged = cold.hedgesTried();
-            }
           }
         }
       }
