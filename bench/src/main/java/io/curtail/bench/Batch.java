@@ -5,10 +5,11 @@ import java.util.List;
 /** What one mode did in one round of one scenario. */
 final class Batch {
   final List<FileSample> samples;
+  /** How long it ran; interleaved with other modes, its files' time per client. */
   final long wallNanos;
   /**
    * CPU time this process spent meanwhile: the clients', and with an embedded cluster the
-   * NameNode's and DataNodes' too.
+   * NameNode's and DataNodes' too; -1 for a batch interleaved with other modes.
    */
   final long cpuNanos;
   final long bytesWritten;
@@ -21,7 +22,10 @@ final class Batch {
   final long backgroundBytes;
   /** Times of the small operations files are made of (positional reads, hflushes), if any. */
   final List<Long> opNanos;
-  /** Bytes the process allocated meanwhile, as CPU time counts: clients and cluster alike. */
+  /**
+   * Bytes the process allocated meanwhile, as CPU time counts: clients and cluster alike; -1 for
+   * a batch interleaved with other modes.
+   */
   final long allocatedBytes;
 
   Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,

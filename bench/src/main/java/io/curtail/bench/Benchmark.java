@@ -3,6 +3,7 @@ package io.curtail.bench;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -28,13 +29,16 @@ final class Benchmark {
   private final Duration duration;
   private final Runner runner;
   private final Progress progress;
+  private final boolean interleave;
 
   /**
    * @param duration how long each scenario runs at least (rounds continue until it has), or
    *     {@link Duration#ZERO} to run exactly {@code rounds}
+   * @param interleave whether the variants of a scenario share each batch, file by file
+   *     ({@link #checkInterleaved})
    */
   Benchmark(Target target, List<Scenario> scenarios, List<Mode> modes, Mode.Options options,
-      int rounds, Duration duration, Runner runner, Progress progress) {
+      int rounds, Duration duration, Runner runner, Progress progress, boolean interleave) {
     this.target = target;
     this.scenarios = scenarios;
     this.modes = modes;
@@ -43,6 +47,43 @@ final class Benchmark {
     this.duration = duration;
     this.runner = runner;
     this.progress = progress;
+    this.interleave = interleave;
+  }
+
+  /**
+   * Checks that {@code modes} can share the batches of each of {@code scenarios}: the fault and
+   * the DataNodes' setup are a batch's, so a scenario has no fault (nor a pace: its schedule is
+   * per file) and the modes that apply to it run on one cluster with the same DataNodes; and
+   * none turns stock's hedged reads on beside another, since their thread pool is the JVM's and
+   * every stock client in the batch would hedge.
+   *
+   * @throws IllegalArgumentException saying which scenario or modes cannot
+   */
+  static void checkInterleaved(List<Scenario> scenarios, List<Mode> modes) {
+    for (Scenario s : scenarios) {
+      if (s.hasFault() || s.workload().paced()) {
+        throw new IllegalArgumentException("--interleave needs scenarios without a fault or a"
+            + " pace; " + s.name() + " has " + (s.hasFault() ? "a fault" : "a pace"));
+      }
+      List<Mode> sharing = new ArrayList<>();
+      for (Mode m : modes) {
+        if (m.appliesTo(s)) {
+          sharing.add(m);
+        }
+      }
+      for (Mode m : sharing) {
+        Mode first = sharing.get(0);
+        if (!m.clusterSettings().equals(first.clusterSettings())
+            || m.pluginOnDataNodes() != first.pluginOnDataNodes()) {
+          throw new IllegalArgumentException("--interleave needs modes on one cluster and"
+              + " DataNodes; " + first + " and " + m + " differ");
+        }
+        if (m == Mode.STOCK_HEDGED && sharing.size() > 1) {
+          throw new IllegalArgumentException("--interleave cannot share a batch with "
+              + m + ": stock's hedged-read pool is the JVM's, so every stock client would hedge");
+        }
+      }
+    }
   }
 
   /** The variants of the modes that say something in {@code s} on this target. */
@@ -60,7 +101,7 @@ final class Benchmark {
   int batches() {
     int n = 0;
     for (Scenario s : scenarios) {
-      n += variantsFor(s).size() * (rounds + (warmsUp(s) ? 1 : 0));
+      n += (interleave ? 1 : variantsFor(s).size()) * (rounds + (warmsUp(s) ? 1 : 0));
     }
     return n;
   }
@@ -92,18 +133,20 @@ final class Benchmark {
       try (SlowNodeWatch watch = duration.isZero() ? null
           : SlowNodeWatch.start(clusters, sr::event)) {
         if (warmsUp(s)) {
-          for (Variant v : vs) {
-            progress.step(s.name() + " " + v.label + " warm-up");
-            runner.run(s, v, WARM_UP_ROUND);
+          for (List<Variant> batch : batchesOf(vs, 0)) {
+            progress.step(s.name() + " " + String.join("+", labels(batch)) + " warm-up");
+            runner.run(s, batch, WARM_UP_ROUND);
           }
         }
         for (int round = 0; round < rounds || System.nanoTime() - start < duration.toNanos();
             round++) {
-          for (int i = 0; i < vs.size(); i++) {
-            Variant v = vs.get((i + round) % vs.size());
-            progress.step(s.name() + " " + v.label + " round " + (round + 1)
+          for (List<Variant> batch : batchesOf(vs, round)) {
+            progress.step(s.name() + " " + String.join("+", labels(batch)) + " round " + (round + 1)
                 + (duration.isZero() ? "/" + rounds : ""));
-            sr.add(v.label, runner.run(s, v, round));
+            List<Batch> done = runner.run(s, batch, round);
+            for (int i = 0; i < batch.size(); i++) {
+              sr.add(batch.get(i).label, done.get(i));
+            }
           }
         }
       } finally {
@@ -111,10 +154,30 @@ final class Benchmark {
           runner.cleanUp(s, c);
         }
       }
-      List<String> labels = new ArrayList<>();
-      vs.forEach(v -> labels.add(v.label));
-      sr.summarise(labels);
+      sr.summarise(labels(vs));
     }
     progress.done();
+  }
+
+  /**
+   * The batches of a round: all of {@code vs} together when interleaved, else one each, in an
+   * order rotated by {@code round}.
+   */
+  private List<List<Variant>> batchesOf(List<Variant> vs, int round) {
+    List<List<Variant>> out = new ArrayList<>();
+    if (interleave) {
+      out.add(vs);
+      return out;
+    }
+    for (int i = 0; i < vs.size(); i++) {
+      out.add(Collections.singletonList(vs.get((i + round) % vs.size())));
+    }
+    return out;
+  }
+
+  private static List<String> labels(List<Variant> vs) {
+    List<String> out = new ArrayList<>();
+    vs.forEach(v -> out.add(v.label));
+    return out;
   }
 }

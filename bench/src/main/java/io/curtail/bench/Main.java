@@ -76,6 +76,12 @@ public final class Main implements Callable<Integer> {
           + " ${DEFAULT-VALUE}, back to back).")
   long paceMs;
 
+  @Option(names = "--interleave", description = "Run the modes of a scenario in the same batches,"
+      + " each client alternating its files between them: overheads of a percent, which"
+      + " batches apart cannot resolve on a shared machine. Scenarios without a fault; CPU time is"
+      + " then not told apart per mode.")
+  boolean interleave;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of all file contents.")
   long seed;
 
@@ -190,6 +196,9 @@ public final class Main implements Callable<Integer> {
     if (!cohorts.isEmpty()) {
       Mode.cohortHosts(cohorts); // a bad definition fails here, before any cluster starts
     }
+    if (interleave) {
+      Benchmark.checkInterleaved(scenarios, chosen);
+    }
     Duration duration = Duration.ofMillis((long) (durationMinutes * 60_000));
     try {
       CurtailConfig.from(settings); // a bad curtail.* value fails here, before any cluster starts
@@ -200,13 +209,14 @@ public final class Main implements Callable<Integer> {
     resultsDir = new File(out, started);
     long epoch = System.nanoTime();
     try (Target target = target()) {
-      result = new RunResult(target.describe(), scale, seed, rounds, duration, started);
+      result = new RunResult(target.describe(), scale, seed, rounds, duration, started,
+          interleave);
       stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
       Runner runner = new Runner(target, settings, seed, epoch, !duration.isZero());
       Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds,
           new File(resultsDir, "stats").getPath(), cohorts);
       new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
-          new Progress(stderr, terminal)).run(result);
+          new Progress(stderr, terminal), interleave).run(result);
     }
     Report.printTables(result, stdout);
     Report.write(result, resultsDir);

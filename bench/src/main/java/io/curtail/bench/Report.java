@@ -40,15 +40,28 @@ final class Report {
         }
         out.println(row.toString().trim());
       }
-      for (String note : notes(sr)) {
+      for (String note : notes(r, sr)) {
         out.println("   " + note);
       }
     }
   }
 
-  /** What a scenario's table does not say: stock-best's best threshold, a long run's events. */
-  private static List<String> notes(RunResult.ScenarioResult sr) {
+  /**
+   * What a scenario's table does not say: interleaved, each mode's files' time against the first
+   * mode's, paired by round; stock-best's best threshold; a long run's events.
+   */
+  private static List<String> notes(RunResult r, RunResult.ScenarioResult sr) {
     List<String> out = new ArrayList<>();
+    if (r.interleaved && !sr.summaries.isEmpty()) {
+      String first = sr.summaries.get(0).mode;
+      for (Summary m : sr.summaries.subList(1, sr.summaries.size())) {
+        double[] ratio = Summary.timeRatio(sr.batchesByMode.get(first),
+            sr.batchesByMode.get(m.mode));
+        out.add(String.format(Locale.ROOT, "%s: files' time %.3fx %s's (95%% CI %.3f-%.3f over"
+            + " %d rounds)", m.mode, ratio[0], first, ratio[1], ratio[2],
+            sr.batchesByMode.get(first).size()));
+      }
+    }
     Summary best = Summary.bestStockBest(sr.summaries);
     if (best != null && !best.mode.equals(Mode.STOCK_BEST.label())) {
       out.add("stock-best's best hedge threshold: " + best.mode.substring(
@@ -129,7 +142,7 @@ final class Report {
         modes.add(j);
       }
       s.put("modes", modes);
-      s.put("notes", notes(sr));
+      s.put("notes", notes(r, sr));
       scenarios.add(s);
     }
     root.put("scenarios", scenarios);
@@ -180,8 +193,9 @@ final class Report {
             Batch b = batches.get(round);
             long bytes = b.samples.stream().mapToLong(f -> f.bytes).sum();
             w.println(String.join(",", sr.scenario.name(), mode, Integer.toString(round),
-                csv(b.wallNanos / 1e6), csv(b.cpuNanos / 1e6), Long.toString(bytes),
-                Long.toString(b.allocatedBytes >> 10)));
+                csv(b.wallNanos / 1e6), b.cpuNanos < 0 ? "" : csv(b.cpuNanos / 1e6),
+                Long.toString(bytes),
+                b.allocatedBytes < 0 ? "" : Long.toString(b.allocatedBytes >> 10)));
           }
         });
       }
@@ -199,7 +213,8 @@ final class Report {
       w.println("Started " + r.started + " against " + r.target + "; scale " + r.scale
           + ", seed " + r.seed + ", " + (r.duration.isZero() ? r.rounds + " rounds"
               : "rounds for " + r.duration.toMinutes() + " minutes per scenario")
-          + " with the modes alternating.");
+          + (r.interleaved ? " with the modes interleaved file by file in every batch (so CPU"
+              + " and allocation are not told apart per mode)." : " with the modes alternating."));
       w.println("Latency is per whole file. `verified` counts bytes read back and compared;"
           + " `all ok` says it equals every byte the mode wrote or read.");
       w.println("Raw numbers: `results.json`, `summary.csv`, `samples.csv` (one row per file),"
@@ -229,7 +244,7 @@ final class Report {
           w.println(row);
         }
         w.println();
-        for (String note : notes(sr)) {
+        for (String note : notes(r, sr)) {
           w.println("- " + note);
         }
         w.println();

@@ -65,16 +65,19 @@ public final class RunResult {
   /** How long each scenario ran at least; zero when it ran exactly {@link #rounds}. */
   final java.time.Duration duration;
   final String started;
+  /** Whether the modes shared each batch, file by file ({@code --interleave}). */
+  final boolean interleaved;
   final List<ScenarioResult> scenarios = new ArrayList<>();
 
   RunResult(String target, double scale, long seed, int rounds, java.time.Duration duration,
-      String started) {
+      String started, boolean interleaved) {
     this.target = target;
     this.scale = scale;
     this.seed = seed;
     this.rounds = rounds;
     this.duration = duration;
     this.started = started;
+    this.interleaved = interleaved;
   }
 
   public List<ScenarioResult> scenarios() {

@@ -3,6 +3,7 @@ package io.curtail.bench;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
+import java.io.Closeable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -17,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -86,45 +86,56 @@ final class Runner {
     }
   }
 
-  Batch run(Scenario s, Variant v, int round) throws IOException, InterruptedException {
+  /**
+   * Runs {@code vs} through one round of {@code s} in one batch, a batch for each in their order.
+   * One variant has the clients to itself. Several are interleaved ({@code --interleave}): each
+   * client does each of its files once per variant, so that what drifts on the machine meets them
+   * alike at the scale of one file. Which goes first rotates with the file, the client and the
+   * round: the second to read a file finds the first's connections to its DataNodes pooled
+   * (5% faster in an A/A run), and files differ, so an order fixed per file would favour one.
+   * Interleaved variants share one cluster and its DataNodes' setup, in a scenario without a
+   * fault ({@link Benchmark#checkInterleaved}); a variant's wall time is then its files' time per
+   * client, and the process's CPU time and allocation, which they share, are unknown (-1).
+   */
+  List<Batch> run(Scenario s, List<Variant> vs, int round)
+      throws IOException, InterruptedException {
     Workload w = s.workload();
-    Mode mode = v.mode;
-    Target.Cluster cluster = target.cluster(mode);
-    Path out = new Path("/curtail-bench/" + s.name() + "/" + v.label + "/r" + round);
-    List<FileSample> samples = Collections.synchronizedList(new ArrayList<>());
-    List<Long> opNanos = Collections.synchronizedList(new ArrayList<>());
+    int n = vs.size();
+    Target.Cluster cluster = target.cluster(vs.get(0).mode);
+    List<Path> outs = new ArrayList<>();
+    List<List<FileSample>> samples = new ArrayList<>();
+    List<List<Long>> opNanos = new ArrayList<>();
+    List<FileSystem> fss = new ArrayList<>();
+    long[] hedgesTried = new long[n];
+    long[] hedgesWon = new long[n];
+    long[] replacements = new long[n];
+    long[] blocks = new long[n];
     DFSHedgedReadMetrics hedges = null;
-    long hedgesTried = 0;
-    long hedgesWon = 0;
-    long replacements = 0;
-    long blocks = 0;
     long wall;
     long cpu;
     long allocated;
     long background;
-    ExecutorService clients = Executors.newFixedThreadPool(w.clients());
-    Configuration batchConf = cluster.conf();
-    settings.forEach(batchConf::set);
-    mode.configure(batchConf, v.options);
-    v.settings.forEach(batchConf::set);
-    if (round == Benchmark.WARM_UP_ROUND) {
-      batchConf.unset("curtail.stats.dir"); // statistics of measured batches only
+    for (Variant v : vs) {
+      outs.add(new Path("/curtail-bench/" + s.name() + "/" + v.label + "/r" + round));
+      samples.add(Collections.synchronizedList(new ArrayList<>()));
+      opNanos.add(Collections.synchronizedList(new ArrayList<>()));
     }
-    // Every batch pays for detecting the fault itself: what earlier batches learnt of the
-    // DataNodes is not its to use, so the two Curtail modes compare fairly. In a long run a
-    // mode keeps its own knowledge, as stock-best's NameNode keeps what it learns.
-    batchConf.set("curtail.knowledge.scope",
-        warmKnowledge ? "run-" + v.label : "batch-" + BATCHES.incrementAndGet());
-    try (FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf);
+    Mode mode = vs.get(0).mode;
+    ExecutorService clients = Executors.newFixedThreadPool(w.clients());
+    try (Closeable closeFileSystems = () -> closeAll(fss);
         Fault fault = mode.faulty() ? cluster.inject(s) : () -> { };
         Fault plain = mode.pluginOnDataNodes() ? () -> { } : cluster.withoutPlugin();
         BackgroundLoad load = BackgroundLoad.start(cluster.uri(), stockConf(cluster),
-            w.backgroundStreams(), new Path(out, "background"))) {
-      if (!(fs instanceof CurtailDistributedFileSystem) && fs instanceof DistributedFileSystem) {
-        hedges = ((DistributedFileSystem) fs).getHedgedReadMetrics(); // JVM-wide: take deltas
-        hedgesTried = hedges.getHedgedReadOps();
-        hedgesWon = hedges.getHedgedReadWins();
+            w.backgroundStreams(), new Path(outs.get(0), "background"))) {
+      for (Variant v : vs) {
+        FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf(cluster, v, round));
+        fss.add(fs);
+        if (!(fs instanceof CurtailDistributedFileSystem) && fs instanceof DistributedFileSystem) {
+          hedges = ((DistributedFileSystem) fs).getHedgedReadMetrics(); // JVM-wide: deltas
+        }
       }
+      long stockTried = hedges == null ? 0 : hedges.getHedgedReadOps();
+      long stockWon = hedges == null ? 0 : hedges.getHedgedReadWins();
       List<Future<?>> done = new ArrayList<>();
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
@@ -132,7 +143,7 @@ final class Runner {
       for (int c = 0; c < w.clients(); c++) {
         int client = c;
         done.add(clients.submit(() -> {
-          runClient(fs, cluster, s, v.label, round, client, out, start, samples, opNanos::add);
+          runClient(fss, vs, cluster, s, round, client, outs, start, samples, opNanos);
           return null;
         }));
       }
@@ -143,27 +154,76 @@ final class Runner {
       cpu = processCpuNanos() - cpuStart;
       allocated = allocatedBytes() - allocatedStart;
       background = load.bytes();
-      if (hedges != null) {
-        hedgesTried = hedges.getHedgedReadOps() - hedgesTried;
-        hedgesWon = hedges.getHedgedReadWins() - hedgesWon;
-      } else if (fs instanceof CurtailDistributedFileSystem) { // per client, new each batch
-        hedgesTried = ((CurtailDistributedFileSystem) fs).hedgesTried();
-        hedgesWon = ((CurtailDistributedFileSystem) fs).hedgesWon();
-        replacements = ((CurtailDistributedFileSystem) fs).replacements();
-        blocks = ((CurtailDistributedFileSystem) fs).blocksWritten();
+      for (int i = 0; i < n; i++) {
+        FileSystem fs = fss.get(i);
+        if (fs instanceof CurtailDistributedFileSystem) { // per client, new each batch
+          CurtailDistributedFileSystem curtail = (CurtailDistributedFileSystem) fs;
+          hedgesTried[i] = curtail.hedgesTried();
+          hedgesWon[i] = curtail.hedgesWon();
+          replacements[i] = curtail.replacements();
+          blocks[i] = curtail.blocksWritten();
+        } else if (hedges != null) { // alone, or interleaved with no stock hedging at all
+          hedgesTried[i] = hedges.getHedgedReadOps() - stockTried;
+          hedgesWon[i] = hedges.getHedgedReadWins() - stockWon;
+        }
       }
     } finally {
       clients.shutdownNow();
-      mode.afterBatch();
+      for (Variant v : vs) {
+        v.mode.afterBatch();
+      }
     }
-    long[] writtenAndVerified = verifyWrites(cluster, s, round, out);
-    long readVerified = 0;
-    for (FileSample f : samples) {
-      readVerified += Op.valueOf(f.op.toUpperCase(Locale.ROOT)).writes() ? 0 : f.bytes;
+    List<Batch> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long[] writtenAndVerified = verifyWrites(cluster, s, round, outs.get(i));
+      long readVerified = 0;
+      long busy = 0;
+      for (FileSample f : samples.get(i)) {
+        readVerified += Op.valueOf(f.op.toUpperCase(Locale.ROOT)).writes() ? 0 : f.bytes;
+        busy += f.latencyNanos;
+      }
+      out.add(new Batch(new ArrayList<>(samples.get(i)), n == 1 ? wall : busy / w.clients(),
+          n == 1 ? cpu : -1, writtenAndVerified[0], writtenAndVerified[1] + readVerified,
+          hedgesTried[i], hedgesWon[i], replacements[i], blocks[i], n == 1 ? background : 0,
+          new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1));
     }
-    return new Batch(new ArrayList<>(samples), wall, cpu, writtenAndVerified[0],
-        writtenAndVerified[1] + readVerified, hedgesTried, hedgesWon, replacements, blocks,
-        background, new ArrayList<>(opNanos), allocated);
+    return out;
+  }
+
+  /** The client configuration of {@code v}'s batch in {@code round}. */
+  private Configuration batchConf(Target.Cluster cluster, Variant v, int round) {
+    Configuration conf = cluster.conf();
+    settings.forEach(conf::set);
+    v.mode.configure(conf, v.options);
+    v.settings.forEach(conf::set);
+    if (round == Benchmark.WARM_UP_ROUND) {
+      conf.unset("curtail.stats.dir"); // statistics of measured batches only
+    }
+    // Every batch pays for detecting the fault itself: what earlier batches learnt of the
+    // DataNodes is not its to use, so the two Curtail modes compare fairly. In a long run a
+    // mode keeps its own knowledge, as stock-best's NameNode keeps what it learns.
+    conf.set("curtail.knowledge.scope",
+        warmKnowledge ? "run-" + v.label : "batch-" + BATCHES.incrementAndGet());
+    return conf;
+  }
+
+  /** Closes every one of {@code fss}, throwing the first failure with the others suppressed. */
+  private static void closeAll(List<FileSystem> fss) throws IOException {
+    IOException first = null;
+    for (FileSystem fs : fss) {
+      try {
+        fs.close();
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
   }
 
   /** CPU time of this whole process so far; 0 where the JVM cannot tell. */
@@ -190,33 +250,40 @@ final class Runner {
 
   /**
    * Client {@code client}'s files, one after another: each as soon as the last ends, or in a
-   * paced workload when it is due (timed from then, however late the client starts it).
+   * paced workload when it is due (timed from then, however late the client starts it). With
+   * several variants, each file is done once by each, the order rotated every file.
    */
-  private void runClient(FileSystem fs, Target.Cluster cluster, Scenario s, String label,
-      int round, int client, Path out, long batchStart, List<FileSample> samples,
-      LongConsumer opNanos) throws IOException, InterruptedException {
+  private void runClient(List<FileSystem> fss, List<Variant> vs, Target.Cluster cluster,
+      Scenario s, int round, int client, List<Path> outs, long batchStart,
+      List<List<FileSample>> samples, List<List<Long>> opNanos)
+      throws IOException, InterruptedException {
     Workload w = s.workload();
     Op op = w.op(client);
+    int n = vs.size();
     for (int f = 0; f < w.filesPerClient(); f++) {
-      Path path = op.writes() ? new Path(out, "c" + client + "-f" + f) : readFile(s, client, f);
-      long fileSeed = fileSeed(s, op.writes() ? round : -1, client, f);
-      long t0 = System.nanoTime();
-      if (w.paced()) {
-        long due = batchStart + w.dueNanos(client, f);
-        TimeUnit.NANOSECONDS.sleep(due - t0);
-        t0 = due;
+      for (int k = 0; k < n; k++) {
+        int i = Math.floorMod(round + client + f + k, n);
+        Path path = op.writes() ? new Path(outs.get(i), "c" + client + "-f" + f)
+            : readFile(s, client, f);
+        long fileSeed = fileSeed(s, op.writes() ? round : -1, client, f);
+        long t0 = System.nanoTime();
+        if (w.paced()) {
+          long due = batchStart + w.dueNanos(client, f);
+          TimeUnit.NANOSECONDS.sleep(due - t0);
+          t0 = due;
+        }
+        long read = 0;
+        if (op == Op.WRITE) {
+          Op.write(fss.get(i), path, fileSeed, w.fileBytes(), w,
+              cluster.pipeline(s, client * w.filesPerClient() + f));
+        } else {
+          read = op.run(fss.get(i), path, fileSeed, w.fileBytes(), w, opNanos.get(i)::add);
+        }
+        long t1 = System.nanoTime();
+        samples.get(i).add(new FileSample(s.name(), vs.get(i).label, round, client, f,
+            op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0,
+            op.writes() ? w.fileBytes() : read));
       }
-      long read = 0;
-      if (op == Op.WRITE) {
-        Op.write(fs, path, fileSeed, w.fileBytes(), w,
-            cluster.pipeline(s, client * w.filesPerClient() + f));
-      } else {
-        read = op.run(fs, path, fileSeed, w.fileBytes(), w, opNanos);
-      }
-      long t1 = System.nanoTime();
-      samples.add(new FileSample(s.name(), label, round, client, f,
-          op.name().toLowerCase(Locale.ROOT), t0 - epochNanos, t1 - t0,
-          op.writes() ? w.fileBytes() : read));
     }
   }
 

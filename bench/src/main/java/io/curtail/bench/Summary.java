@@ -78,8 +78,9 @@ public final class Summary {
           return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
         case RATIO:
           return Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.2fx", v);
-        default:
-          return String.valueOf(v);
+        default: // a count, or a whole number that may be unknown (NaN)
+          return !(v instanceof Double) ? String.valueOf(v)
+              : Double.isNaN((Double) v) ? "-" : String.format(Locale.ROOT, "%.0f", v);
       }
     }
 
@@ -130,8 +131,8 @@ public final class Summary {
    * whole HDFS stack costs, a steadier measure of overhead than throughput on a busy machine.
    */
   final double cpuMsPerMib;
-  /** KiB the process allocated per MiB of files moved, as CPU time counts. */
-  final long allocKibPerMib;
+  /** KiB the process allocated per MiB of files moved, as CPU time counts (whole). */
+  final double allocKibPerMib;
   /**
    * Per-operation latency where files are made of many small operations (positional reads,
    * hflushes): what an HBase or Parquet reader waits for each time. NaN otherwise.
@@ -176,9 +177,9 @@ public final class Summary {
         read += f.op.startsWith("write") ? 0 : 1;
       }
       opNanos.addAll(b.opNanos);
-      allocated += b.allocatedBytes;
+      allocated = allocated < 0 || b.allocatedBytes < 0 ? -1 : allocated + b.allocatedBytes;
       wall += b.wallNanos;
-      cpu += b.cpuNanos;
+      cpu = cpu < 0 || b.cpuNanos < 0 ? -1 : cpu + b.cpuNanos;
       verified += b.bytesVerified;
       tried += b.hedgesTried;
       won += b.hedgesWon;
@@ -195,9 +196,11 @@ public final class Summary {
     this.p999Ms = latencies.percentileMs(0.999);
     this.maxMs = latencies.percentileMs(1.0);
     this.mibPerSec = wall == 0 ? 0 : bytes / (1024.0 * 1024) / (wall / 1e9);
-    this.cpuMsPerMib = bytes == 0 ? Double.NaN : cpu / 1e6 / (bytes / (1024.0 * 1024));
-    this.allocKibPerMib =
-        bytes == 0 ? 0 : Math.round(allocated / 1024.0 / (bytes / (1024.0 * 1024)));
+    // An interleaved batch shares the process with other modes: its CPU and allocation are -1.
+    this.cpuMsPerMib = bytes == 0 || cpu < 0 ? Double.NaN
+        : cpu / 1e6 / (bytes / (1024.0 * 1024));
+    this.allocKibPerMib = allocated < 0 ? Double.NaN
+        : bytes == 0 ? 0 : Math.round(allocated / 1024.0 / (bytes / (1024.0 * 1024)));
     Latencies ops = Latencies.of(opNanos);
     this.opP50Ms = ops.percentileMs(0.50);
     this.opP99Ms = ops.percentileMs(0.99);
@@ -208,6 +211,46 @@ public final class Summary {
     this.replacements = replaced;
     this.blocksWritten = blocks;
     this.backgroundBytes = background;
+  }
+
+  /**
+   * How much longer {@code other}'s files took than {@code base}'s, batches paired by round (as
+   * interleaved batches are): the ratio of their summed file times, and a 95% confidence
+   * interval from 2,000 bootstrap resamples of the rounds (seeded, so a report is reproducible).
+   *
+   * @return {ratio, low, high}
+   */
+  static double[] timeRatio(List<Batch> base, List<Batch> other) {
+    int n = Math.min(base.size(), other.size());
+    double[] b = new double[n];
+    double[] o = new double[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = fileNanos(base.get(i));
+      o[i] = fileNanos(other.get(i));
+    }
+    java.util.Random random = new java.util.Random(1);
+    double[] resampled = new double[2000];
+    for (int k = 0; k < resampled.length; k++) {
+      double sb = 0;
+      double so = 0;
+      for (int i = 0; i < n; i++) {
+        int j = random.nextInt(n);
+        sb += b[j];
+        so += o[j];
+      }
+      resampled[k] = so / sb;
+    }
+    Arrays.sort(resampled);
+    return new double[] {Arrays.stream(o).sum() / Arrays.stream(b).sum(),
+        resampled[resampled.length / 40], resampled[resampled.length - 1 - resampled.length / 40]};
+  }
+
+  private static double fileNanos(Batch batch) {
+    double sum = 0;
+    for (FileSample f : batch.samples) {
+      sum += f.latencyNanos;
+    }
+    return sum;
   }
 
   /** Hedges started per file read; NaN where no file was read. */

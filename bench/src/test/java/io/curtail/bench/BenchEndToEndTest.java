@@ -125,6 +125,38 @@ class BenchEndToEndTest {
     }
   }
 
+  /**
+   * Modes interleaved in every batch: each client does every file once per mode, alternating
+   * which goes first; every byte is verified per mode; CPU is not told apart per mode.
+   */
+  @Test
+  void interleavedModesShareEachBatchFileByFile() throws Exception {
+    Main main = run("--interleave", "--scenario", "healthy-hflush", "--mode", "curtail,stock",
+        "--scale", "0.5", "--rounds", "1", "--out", results.getPath());
+    RunResult.ScenarioResult sr = main.result().scenarios().get(0);
+    List<FileSample> stock = sr.samples("stock");
+    List<FileSample> curtail = sr.samples("curtail");
+    assertEquals(stock.size(), curtail.size());
+    int stockFirst = 0;
+    for (FileSample a : stock) {
+      FileSample b = curtail.stream().filter(f -> f.client == a.client && f.file == a.file)
+          .findFirst().orElseThrow(() -> new AssertionError(a.client + "/" + a.file));
+      boolean first = a.startNanos < b.startNanos;
+      assertTrue(first ? a.startNanos + a.latencyNanos <= b.startNanos
+          : b.startNanos + b.latencyNanos <= a.startNanos, "one client's files overlap");
+      stockFirst += first ? 1 : 0;
+    }
+    assertTrue(stockFirst > 0 && stockFirst < stock.size(), "one mode always went first");
+    for (Summary s : sr.summaries()) {
+      assertTrue(s.bytes() > 0, s.mode());
+      assertEquals(s.bytes(), s.bytesVerified(), s.mode());
+      assertTrue(Double.isNaN(s.cpuMsPerMib), s.mode() + ": CPU is the batch's, not the mode's");
+    }
+    String md = new String(Files.readAllBytes(new File(main.resultsDir(), "report.md").toPath()),
+        StandardCharsets.UTF_8);
+    assertTrue(md.contains("interleaved file by file"), md);
+  }
+
   @Test
   void runsAgainstARunningClusterGivenItsUri() throws Exception {
     try (FaultyCluster running = FaultyCluster.builder().dataNodes(3).build()) {

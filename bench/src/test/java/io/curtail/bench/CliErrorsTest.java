@@ -48,6 +48,18 @@ class CliErrorsTest {
   }
 
   @Test
+  void interleavingAFaultOrTwoClusters() throws Exception {
+    run("--interleave", "--scenario", "healthy,read-throttled", "--mode", "stock,curtail");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --interleave needs scenarios without a fault or a pace;"
+        + " read-throttled has a fault", err);
+    run("--interleave", "--scenario", "healthy-read", "--mode", "stock,stock-best");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --interleave needs modes on one cluster and DataNodes; stock"
+        + " and stock-best differ", err);
+  }
+
+  @Test
   void unknownMode() throws Exception {
     run("--mode", "stock,turbo");
     assertEquals(2, code);
