@@ -23,6 +23,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSHedgedReadMetrics;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.IOUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one mode through one round of one scenario: the clients concurrently, each doing its files
@@ -30,6 +33,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * byte for byte, with the fault undone.
  */
 final class Runner {
+  private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
   private static final AtomicInteger BATCHES = new AtomicInteger();
   private final Target target;
   private final Map<String, String> settings;
@@ -122,7 +126,10 @@ final class Runner {
     }
     Mode mode = vs.get(0).mode;
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
-    try (Closeable closeFileSystems = () -> closeAll(fss);
+    // A file system that fails to close is logged: what it wrote is verified below regardless.
+    Closeable closeFileSystems =
+        () -> IOUtils.cleanupWithLogger(LOG, fss.toArray(new Closeable[0]));
+    try (closeFileSystems;
         Fault fault = mode.faulty() ? cluster.inject(s) : () -> { };
         Fault plain = mode.pluginOnDataNodes() ? () -> { } : cluster.withoutPlugin();
         BackgroundLoad load = BackgroundLoad.start(cluster.uri(), stockConf(cluster),
@@ -205,25 +212,6 @@ final class Runner {
     conf.set("curtail.knowledge.scope",
         warmKnowledge ? "run-" + v.label : "batch-" + BATCHES.incrementAndGet());
     return conf;
-  }
-
-  /** Closes every one of {@code fss}, throwing the first failure with the others suppressed. */
-  private static void closeAll(List<FileSystem> fss) throws IOException {
-    IOException first = null;
-    for (FileSystem fs : fss) {
-      try {
-        fs.close();
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
   }
 
   /** CPU time of this whole process so far; 0 where the JVM cannot tell. */
