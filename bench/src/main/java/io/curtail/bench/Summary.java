@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -228,7 +229,7 @@ public final class Summary {
       b[i] = fileNanos(base.get(i));
       o[i] = fileNanos(other.get(i));
     }
-    java.util.Random random = new java.util.Random(1);
+    Random random = new Random(1);
     double[] resampled = new double[2000];
     for (int k = 0; k < resampled.length; k++) {
       double sb = 0;
