@@ -154,12 +154,13 @@ final class PipelineRepair {
       if (ctx.tracker(survivors.nodes[source]).busy(ctx.clock.nanoTime())) {
         source = bestSource(survivors); // the policy's choice is busy: the next best
       }
+      int refusedBefore = refusals;
       Pipeline.Targets next = replaceOne(survivors, slow, source,
           TimeUnit.NANOSECONDS.toMillis(decision.rebuildTimeoutNanos()), acked);
       if (next != null) {
         return next;
       }
-      if (!noSpare(ctx.clock.nanoTime())) {
+      if (refusals == refusedBefore) { // a spare was given, and its rebuild failed or overran
         abortedAttempts++;
         ctx.rebuildsAborted.increment();
         ClientMetrics.JVM.rebuildsAborted.increment();
