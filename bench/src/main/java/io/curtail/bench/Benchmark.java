@@ -71,8 +71,8 @@ final class Benchmark {
           sharing.add(m);
         }
       }
+      Mode first = sharing.isEmpty() ? null : sharing.get(0);
       for (Mode m : sharing) {
-        Mode first = sharing.get(0);
         if (!m.clusterSettings().equals(first.clusterSettings())
             || m.pluginOnDataNodes() != first.pluginOnDataNodes()) {
           throw new IllegalArgumentException("--interleave needs modes on one cluster and"

@@ -99,7 +99,8 @@ final class Runner {
    * (5% faster in an A/A run), and files differ, so an order fixed per file would favour one.
    * Interleaved variants share one cluster and its DataNodes' setup, in a scenario without a
    * fault ({@link Benchmark#checkInterleaved}); a variant's wall time is then its files' time per
-   * client, and the process's CPU time and allocation, which they share, are unknown (-1).
+   * client, and the process's CPU time and allocation, which they share, are unknown (-1); the
+   * background load's bytes, shared too, are counted with none.
    */
   List<Batch> run(Scenario s, List<Variant> vs, int round)
       throws IOException, InterruptedException {
