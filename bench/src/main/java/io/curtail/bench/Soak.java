@@ -1,6 +1,7 @@
 package io.curtail.bench;
 
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.read.CurtailInputStream;
 import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
@@ -31,8 +32,9 @@ import picocli.CommandLine.Option;
 /**
  * Curtail's clients for a long while under DataNode faults that come and go, then an account of
  * every byte: writers (files of up to three and a half blocks, hflushed now and then), readers
- * (whole files and positional reads of finished ones) and tailers (the stock client's visible
- * length of a file being written, and Curtail reading what was hflushed) share one Curtail file
+ * (whole files and positional reads of finished ones) and tailers (the visible length of a file
+ * being written, as stock's and Curtail's streams show it, and Curtail reading what was hflushed)
+ * share one Curtail file
  * system ({@code --client stock}: stock's, as a baseline) on an embedded cluster, while faults
  * rotate over the DataNodes: slow disks for writes and for
  * reads, throttling both ways, stalls, and kills (the DataNode restarted when its spell ends).
@@ -42,7 +44,8 @@ import picocli.CommandLine.Option;
  * <p>Afterwards, with every fault lifted, the stock client reads every file back: no byte the
  * application was told is safe (hflushed, or closed) may be lost, no read during the soak may
  * have delivered a wrong byte, the visible length of a tailed file may never have been less than
- * what was hflushed before it was asked, nor those bytes unreadable, every block must reach full
+ * what was hflushed before it was asked, nor those bytes unreadable, nor (Curtail's) less than an
+ * earlier open's, every block must reach full
  * replication once the NameNode settles, and Curtail's threads must be gone
  * once its file system is closed. The exit code is 1 if any of that fails.
  */
@@ -213,7 +216,9 @@ public final class Soak implements Callable<Integer> {
     final Tally readFailures = new Tally("reads failed");
     final Tally tailFailures = new Tally("tailing reads failed");
     final Tally belowFlushed = new Tally("visible length below what was hflushed");
+    /** Opens whose visible length was below the one before: stock's, and the tested client's. */
     final AtomicLong wentBackAcrossOpens = new AtomicLong();
+    final AtomicLong ownWentBack = new AtomicLong();
     final Tally clientsDied = new Tally("client threads died");
 
     List<Tally> tallies() {
@@ -480,8 +485,10 @@ public final class Soak implements Callable<Integer> {
   }
 
   /**
-   * Follows the newest file still being written: the stock client's visible length (which must
-   * never go back, nor fall below what was hflushed), and Curtail reading every byte up to it.
+   * Follows the newest file still being written: its visible length as the stock client shows it
+   * (never below what was hflushed, but it may go back from one open to the next) and as the
+   * tested client's stream does (with Curtail's, never back), and that stream reading every byte
+   * hflushed.
    */
   private void tail(FileSystem fs, DistributedFileSystem stock,
       SplittableRandom random) throws InterruptedException {
@@ -497,6 +504,7 @@ public final class Soak implements Callable<Integer> {
     byte[] got = new byte[MIB];
     byte[] want = new byte[MIB];
     long lastVisible = 0;
+    long lastOwn = 0;
     while (running && !f.closed && !f.failed) {
       long flushed = f.durable; // hflushed before the opens below: HDFS makes it visible
       try {
@@ -513,6 +521,15 @@ public final class Soak implements Callable<Integer> {
         }
         lastVisible = Math.max(lastVisible, visible);
         try (FSDataInputStream in = fs.open(f.path)) {
+          long own = visibleLength(in);
+          if (own < flushed) {
+            counts.belowFlushed.add("tailing " + f.path, new IOException(client
+                + "'s visible length " + own + " after hflush of " + flushed));
+          }
+          if (own < lastOwn) {
+            counts.ownWentBack.incrementAndGet();
+          }
+          lastOwn = Math.max(lastOwn, own);
           for (long at = 0; at < flushed; ) {
             int len = (int) Math.min(got.length, flushed - at);
             in.readFully(at, got, 0, len);
@@ -528,6 +545,14 @@ public final class Soak implements Callable<Integer> {
       }
       Thread.sleep(20 + random.nextInt(80));
     }
+  }
+
+  /** What {@code in}, a stream of a file being written, may read: stock's or Curtail's. */
+  private static long visibleLength(FSDataInputStream in) {
+    if (in instanceof HdfsDataInputStream) {
+      return ((HdfsDataInputStream) in).getVisibleLength();
+    }
+    return ((CurtailInputStream) in.getWrappedStream()).getVisibleLength();
   }
 
   /** How many of {@code got[0, n)} differ from the seeded bytes at {@code at}. */
@@ -601,9 +626,12 @@ public final class Soak implements Callable<Integer> {
           counts.wrongBytes.get() == 0));
       rows.add(row("visible length below what was hflushed", counts.belowFlushed.toString(),
           "must be 0", counts.belowFlushed.get() == 0));
-      rows.add(row("visible length less than an earlier open's",
+      rows.add(row("visible length less than an earlier open's, stock's",
           counts.wentBackAcrossOpens.toString(), "as HDFS allows: each open asks one DataNode,"
           + " and a pipeline's DataNodes acknowledge in turn"));
+      rows.add(row("visible length less than an earlier open's, " + client + "'s",
+          counts.ownWentBack.toString(), client == Client.curtail ? "must be 0"
+              : "the same stream as above", client == Client.stock || counts.ownWentBack.get() == 0));
       rows.add(row("blocks under-replicated after settling", Integer.toString(underReplicated),
           "must be 0", underReplicated == 0));
       rows.add(row("Curtail threads after close", threadsAfter + " (" + threadsBefore

@@ -339,7 +339,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
           return getClient().createWrappedInputStream(metadata);
         }
         CurtailInputStream in =
-            new CurtailInputStream(reads, getClient(), src, metadata, statistics);
+            new CurtailInputStream(reads, getClient(), getConf(), src, metadata, statistics);
         return stats == null ? new FSDataInputStream(in)
             : RecordedStreams.input(in, in::bytesRead,
                 stats.file(false, "curtail", src, opened));

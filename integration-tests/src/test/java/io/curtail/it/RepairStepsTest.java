@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.write.RepairHook;
 import io.curtail.client.write.RepairHook.Step;
 import io.curtail.datanode.fault.DiskFault;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -248,16 +250,18 @@ class RepairStepsTest {
    * (so before any reader can ask it), shows at least what every survivor shows: it was copied
    * from the one furthest down the pipeline, which holds every byte the others made visible.
    *
-   * <p>Not asserted, only printed: a visible length below an earlier open's. HDFS does not
-   * promise it, even without a replacement: each open asks one DataNode, and a DataNode shows a
-   * packet only once those after it in the pipeline have it, so while packets are on their way
-   * back the first DataNode shows less than the last. When a pipeline is cut (by a failure, in
-   * stock clients too) that lasts until the resent packets are acknowledged. The slow DataNode is
-   * favoured second, so that it is in the middle where the NameNode keeps the order: the cut then
-   * leaves the survivors at different lengths, which the newcomer check needs.
+   * <p>Each time the reader opens the file with Curtail too, whose visible length must never go
+   * below an earlier open's. Stock's may, and is only printed: HDFS does not promise it, even
+   * without a replacement. Each stock open asks one DataNode, and a DataNode shows a packet only
+   * once those after it in the pipeline have it, so while packets are on their way back the
+   * first DataNode shows less than the last. When a pipeline is cut (by a failure, in stock
+   * clients too) that lasts until the resent packets are acknowledged. Curtail's stream takes
+   * the least every replica shows, which never goes back. The slow DataNode is favoured second,
+   * so that it is in the middle where the NameNode keeps the order: the cut then leaves the
+   * survivors at different lengths, which the newcomer check needs.
    */
   @Test
-  void aTailingReaderSeesWhatWasHflushedDuringAReplacement() throws Exception {
+  void aTailingReaderSeesWhatWasHflushedAndCurtailsNeverGoBackDuringAReplacement() throws Exception {
     int n = FILES.incrementAndGet();
     Path p = new Path("/repair-steps/tailed");
     AtomicLong flushed = new AtomicLong();
@@ -292,6 +296,7 @@ class RepairStepsTest {
       ExecutorService tailing = Executors.newSingleThreadExecutor();
       Future<Long> tailer = tailing.submit(() -> {
         long lastVisible = 0;
+        long lastCurtailVisible = 0;
         long reads = 0;
         byte[] got = new byte[(int) LENGTH];
         byte[] want = new byte[(int) LENGTH];
@@ -311,6 +316,16 @@ class RepairStepsTest {
             in.readFully(0, got, 0, (int) visible);
             SeededData.check(got, (int) visible, n, 0, want, "tailed at " + visible);
             lastVisible = Math.max(lastVisible, visible);
+          }
+          try (FSDataInputStream in = fs.open(p)) {
+            long visible = ((CurtailInputStream) in.getWrappedStream()).getVisibleLength();
+            if (visible < atLeast || visible < lastCurtailVisible) {
+              throw new AssertionError("Curtail's visible length " + visible + " after hflush of "
+                  + atLeast + " and an earlier open's " + lastCurtailVisible);
+            }
+            in.readFully(0, got, 0, (int) visible);
+            SeededData.check(got, (int) visible, n, 0, want, "tailed by Curtail at " + visible);
+            lastCurtailVisible = visible;
           }
           reads++;
           if (during && replacing.get()) {

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
@@ -26,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * block by block, with every packet timed and slow packets hedged (see {@link BlockRead}).
  *
  * <p>The file's metadata comes from a stock {@link DFSInputStream} opened the usual way, so
- * errors on open, the visible length of a file still being written and its block list are
- * exactly the stock client's; that stream never reads data.
+ * errors on open and the block list are exactly the stock client's; that stream never reads data.
+ * The visible length of a file still being written is the least its last block's replicas show
+ * ({@link VisibleLength}), which never goes back from one open to the next.
  *
  * <p>Sequential reads are for one thread at a time, like any {@code InputStream}; positional
  * reads may run from any number of threads alongside them, each on its own connections.
@@ -59,14 +61,15 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   /** Bytes this stream delivered, sequentially and by position. */
   private final LongAdder bytesRead = new LongAdder();
 
-  public CurtailInputStream(ReadContext ctx, DFSClient client, String file,
+  /** @param conf the file system's configuration, for RPCs to DataNodes */
+  public CurtailInputStream(ReadContext ctx, DFSClient client, Configuration conf, String file,
       DFSInputStream metadata, FileSystem.Statistics statistics) throws IOException {
     super(file);
     this.ctx = ctx;
     this.client = client;
     this.metadata = metadata;
     this.statistics = statistics;
-    this.length = metadata.getFileLength();
+    this.length = VisibleLength.of(client, conf, metadata, file);
     this.blocks = length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks();
   }
 
@@ -101,7 +104,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
 
   /**
    * Bytes of {@code b} within the file's visible length. The last block may be still being written,
-   * and then the visible length (asked of a DataNode on open) is what counts, not the NameNode's
+   * and then the visible length (asked of every replica on open) is what counts, not the NameNode's
    * size of the block.
    */
   private long readable(LocatedBlock b) {
@@ -287,6 +290,14 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     statistics.incrementBytesRead(total);
     bytesRead.add(total);
     return total;
+  }
+
+  /**
+   * The bytes this stream may read: the file's length, or for a file still being written what
+   * every replica showed when it was opened (as {@code HdfsDataInputStream.getVisibleLength}).
+   */
+  public long getVisibleLength() {
+    return length;
   }
 
   /** Bytes this stream delivered so far, sequentially and by position. */
