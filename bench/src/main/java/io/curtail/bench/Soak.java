@@ -218,15 +218,18 @@ public final class Soak implements Callable<Integer> {
     final Tally belowFlushed = new Tally("visible length below what was hflushed");
     /** Opens whose visible length was below the one before: stock's, and the tested client's. */
     final AtomicLong wentBackAcrossOpens = new AtomicLong();
-    final AtomicLong ownWentBack = new AtomicLong();
+    final Tally ownWentBack = new Tally("visible length less than an earlier open's");
     final Tally clientsDied = new Tally("client threads died");
 
     List<Tally> tallies() {
-      return List.of(writeFailures, readFailures, tailFailures, belowFlushed, clientsDied);
+      return List.of(writeFailures, readFailures, tailFailures, belowFlushed, ownWentBack,
+          clientsDied);
     }
   }
 
   private final List<Written> files = new CopyOnWriteArrayList<>();
+  /** When the clients started, for the minutes examples are stamped with. */
+  private volatile long began;
   private final AtomicInteger fileNo = new AtomicInteger();
   private final Object retiring = new Object();
   private int oldest;
@@ -250,7 +253,7 @@ public final class Soak implements Callable<Integer> {
         .build()) {
       long threadsBefore = curtailThreads();
       int jvmThreadsBefore = Thread.activeCount();
-      long began = System.nanoTime();
+      began = System.nanoTime();
       Map<Kind, Integer> spells;
       List<Thread> clients = new ArrayList<>();
       try (FileSystem fs = client == Client.stock ? cluster.stockFileSystem()
@@ -527,7 +530,10 @@ public final class Soak implements Callable<Integer> {
                 + "'s visible length " + own + " after hflush of " + flushed));
           }
           if (own < lastOwn) {
-            counts.ownWentBack.incrementAndGet();
+            counts.ownWentBack.add(String.format(Locale.ROOT, "tailing %s at %.2f min (%s)",
+                f.path, (System.nanoTime() - began) / 60e9, java.time.LocalTime.now()),
+                new IOException(client + "'s visible length "
+                + own + " after an earlier open's " + lastOwn + " (hflushed " + flushed + ")"));
           }
           lastOwn = Math.max(lastOwn, own);
           for (long at = 0; at < flushed; ) {

@@ -411,6 +411,29 @@ final class Streamer {
   }
 
   /**
+   * Makes {@code survivors} of a cut pipeline stop acknowledging before one of them is copied to
+   * a newcomer, by setting them up as a pipeline of their own for recovery and closing it unused:
+   * each DataNode then stops the writer still finishing the old pipeline's packets (stock
+   * DataNodes do on {@code recoverRbw}). Otherwise a survivor could acknowledge packets that were
+   * on their way at the cut after the copy was taken, show readers more than the newcomer holds,
+   * and a tailing reader would see the visible length go back once the NameNode lists the
+   * newcomer. It costs a generation stamp and a pipeline set up; one that fails is left to the
+   * setup that follows, which drops whoever failed.
+   */
+  private void freeze(Pipeline.Targets survivors) throws IOException {
+    LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block, client.getClientName());
+    try {
+      Pipeline.open(ctx.sockets, client, survivors, block, bumped.getBlockToken(),
+          BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY, queue.bytesAcked(),
+          bytesSent, bumped.getBlock().getGenerationStamp(), layout.checksum, lazyPersist,
+          survivors.pinned(favoredNodes)).close();
+    } catch (Pipeline.SetupException e) {
+      LOG.info("Could not stop the survivors file={} block={} pipeline={} reason={}", src, block,
+          survivors, e.getMessage());
+    }
+  }
+
+  /**
    * Recovers from a failed pipeline: unacknowledged packets go back to the queue, the DataNode
    * to blame (the first if none can be) is dropped and replaced, and the pipeline set up again.
    */
@@ -447,6 +470,7 @@ final class Streamer {
       closeRecovered(survivors); // the block is complete on the survivors
       return;
     }
+    freeze(survivors); // one of them is about to be copied to a newcomer
     reopen(repair.restoreReplication(survivors, acknowledged()),
         BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
   }
@@ -474,6 +498,7 @@ final class Streamer {
     }
     ctx.reached(RepairHook.Step.REPLACEMENT_DECIDED, src, before.addresses());
     long rebuildStart = ctx.clock.nanoTime();
+    freeze(before.without(stop.failFast.replaceIndex()));
     int abortedBefore = repair.abortedAttempts();
     Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,
         layout.packetsLeftInBlock(queue.bytesAcked()));
