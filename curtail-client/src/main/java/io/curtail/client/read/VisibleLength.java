@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * out may have shown more than any survivor until the resent packets are acknowledged, and
  * Curtail cuts pipelines whenever it replaces a slow DataNode. The least over the listed
  * replicas never goes back: each replica's length only grows, a survivor keeps its own, a
- * newcomer starts from a survivor's, and a DataNode cut out leaves the list (by then every
- * survivor holds at least the least). It is never below what was hflushed, which every listed
+ * newcomer starts from a survivor's (taken once the survivors stopped acknowledging, so it holds
+ * at least what any of them shows), and a DataNode cut out leaves the list. It is never below what was hflushed, which every listed
  * replica acknowledged; and every replica can serve every byte up to it, so a hedge or a
  * failover never meets a replica that ends too soon.
  *
