@@ -9,8 +9,17 @@ import org.apache.hadoop.conf.Configuration;
  * The {@code curtail.datanode.*} keys a DataNode reads at start-up, so a chaos run can start one
  * DataNode of a real cluster with a slow disk from its own {@code hdfs-site.xml}, and an operator
  * can name the file that marks it busy. At run time the same fault and flag are changed over JMX.
+ *
+ * <p>Fault injection is off unless {@link #FAULT_INJECTION} turns it on: a production DataNode
+ * running the plugin for its reports must not be one JMX call away from a slow disk.
  */
 public final class DataNodeKeys {
+  /**
+   * Whether this DataNode's faults can be injected (its {@code CurtailFaults} JMX bean, the
+   * {@code curtail.datanode.fault.*} keys below); false by default. The test cluster, the
+   * benchmark and the launcher of separate processes turn it on; chaos runs on real clusters must.
+   */
+  public static final String FAULT_INJECTION = "curtail.datanode.fault.injection";
   /** Service time of the injected disk per packet, in microseconds; 0 (default) injects nothing. */
   public static final String DISK_SERVICE_MICROS = "curtail.datanode.fault.disk.service.us";
   /** Background load on the injected disk, as a fraction of its capacity in [0, 1). */
@@ -35,14 +44,25 @@ public final class DataNodeKeys {
 
   private DataNodeKeys() {}
 
+  /** Whether {@code conf} turns fault injection on ({@link #FAULT_INJECTION}). */
+  public static boolean faultInjection(Configuration conf) {
+    return conf.getBoolean(FAULT_INJECTION, false);
+  }
+
   /**
    * The disk fault {@code conf} asks for, or null for none.
    *
-   * @throws IllegalArgumentException naming the key when a value breaks its rule
+   * @throws IllegalArgumentException naming the key when a value breaks its rule, or when a fault
+   *     is asked for with fault injection off
    */
   public static DiskFault diskFault(Configuration conf) {
     long micros = conf.getLong(DISK_SERVICE_MICROS, 0);
     long stallEvery = conf.getLong(STALL_EVERY_MS, 0);
+    if ((micros != 0 || stallEvery != 0) && !faultInjection(conf)) {
+      throw new IllegalArgumentException((micros != 0 ? DISK_SERVICE_MICROS : STALL_EVERY_MS)
+          + " asks for a fault but " + FAULT_INJECTION + " is false; set it to true to inject"
+          + " faults on this DataNode");
+    }
     if (micros < 0) {
       throw new IllegalArgumentException(DISK_SERVICE_MICROS + " must be >= 0, was " + micros);
     }

@@ -26,4 +26,13 @@ public final class DataNodeSetup {
     conf.set(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY, String.join(",", plugins));
     return conf;
   }
+
+  /**
+   * As {@link #apply}, with fault injection turned on ({@link DataNodeKeys#FAULT_INJECTION}): for
+   * test clusters and chaos runs, never a production DataNode.
+   */
+  public static Configuration withFaultInjection(Configuration conf) {
+    apply(conf).setBoolean(DataNodeKeys.FAULT_INJECTION, true);
+    return conf;
+  }
 }

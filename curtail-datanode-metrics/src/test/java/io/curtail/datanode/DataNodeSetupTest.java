@@ -24,8 +24,22 @@ class DataNodeSetupTest {
   }
 
   @Test
+  void faultInjectionIsOffUnlessTurnedOn() {
+    Configuration conf = DataNodeSetup.apply(new Configuration(false));
+    assertFalse(DataNodeKeys.faultInjection(conf));
+    conf.setLong(DataNodeKeys.STALL_EVERY_MS, 4000);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> DataNodeKeys.diskFault(conf));
+    assertEquals(DataNodeKeys.STALL_EVERY_MS + " asks for a fault but "
+        + DataNodeKeys.FAULT_INJECTION + " is false; set it to true to inject faults on this"
+        + " DataNode", e.getMessage());
+    assertTrue(DataNodeKeys.faultInjection(DataNodeSetup.withFaultInjection(conf)));
+    assertEquals(PLUGIN, conf.get("dfs.datanode.plugins"));
+  }
+
+  @Test
   void diskFaultFromKeys() {
-    Configuration conf = new Configuration(false);
+    Configuration conf = DataNodeSetup.withFaultInjection(new Configuration(false));
     assertNull(DataNodeKeys.diskFault(conf));
     conf.setLong(DataNodeKeys.DISK_SERVICE_MICROS, 2500);
     conf.setDouble(DataNodeKeys.DISK_UTILISATION, 0.5);
@@ -40,7 +54,7 @@ class DataNodeSetupTest {
 
   @Test
   void stallsFromKeys() {
-    Configuration conf = new Configuration(false);
+    Configuration conf = DataNodeSetup.withFaultInjection(new Configuration(false));
     conf.setLong(DataNodeKeys.STALL_EVERY_MS, 4000);
     conf.setLong(DataNodeKeys.STALL_FOR_MS, 1500);
     DiskFault f = DataNodeKeys.diskFault(conf);
@@ -53,7 +67,7 @@ class DataNodeSetupTest {
 
   @Test
   void badKeysNameTheKey() {
-    Configuration conf = new Configuration(false);
+    Configuration conf = DataNodeSetup.withFaultInjection(new Configuration(false));
     conf.setLong(DataNodeKeys.DISK_SERVICE_MICROS, -1);
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> DataNodeKeys.diskFault(conf));

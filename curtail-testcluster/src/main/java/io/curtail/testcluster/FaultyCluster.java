@@ -112,7 +112,7 @@ public final class FaultyCluster implements AutoCloseable {
       // What this JVM learnt of another cluster's DataNodes (latencies, slow and busy judgements)
       // says nothing of this one's: its Curtail clients share a knowledge scope of their own.
       conf.set("curtail.knowledge.scope", "faulty-cluster-" + CLUSTERS.incrementAndGet());
-      DataNodeSetup.apply(conf);
+      DataNodeSetup.withFaultInjection(conf);
       conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
       conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);
       conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 512);

@@ -56,6 +56,10 @@ public final class FaultControl {
   static String control(MBeanServerConnection server, String... args)
       throws IOException, JMException {
     Set<ObjectName> beans = server.queryNames(new ObjectName(BEANS), null);
+    if (beans.isEmpty()) {
+      throw new IllegalArgumentException("no DataNode in the JVM has Curtail's fault injection"
+          + " on: run Curtail's plugin with curtail.datanode.fault.injection=true");
+    }
     if (beans.size() != 1) {
       throw new IllegalArgumentException("expected one DataNode running Curtail's plugin in"
           + " the JVM, found fault beans " + beans);

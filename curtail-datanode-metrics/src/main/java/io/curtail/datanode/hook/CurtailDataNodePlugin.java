@@ -24,10 +24,12 @@ import org.slf4j.LoggerFactory;
  * Curtail's DataNode plugin, started by the DataNode itself when listed in
  * {@code dfs.datanode.plugins} (see {@link io.curtail.datanode.DataNodeSetup}).
  *
- * <p>It gives the DataNode a {@link DataNodeFaults} control, reachable from tests with
+ * <p>With fault injection on ({@code curtail.datanode.fault.injection}, off by default) it gives
+ * the DataNode a {@link DataNodeFaults} control, reachable from tests with
  * {@link #faultsOf(DataNode)} and from operators over JMX as
  * {@code Hadoop:service=DataNode,name=CurtailFaults-<port>}, and starts it with the fault its
- * {@code curtail.datanode.fault.*} keys describe (none by default). It also reports this
+ * {@code curtail.datanode.fault.*} keys describe (none by default); off, the control stays healthy
+ * and nothing outside the plugin can reach it. It also reports this
  * DataNode's downstream time for each packet and its busy flag on pipeline acks
  * ({@link AckReports}, over JMX as {@code Hadoop:service=DataNode,name=CurtailReports-<port>},
  * where {@code Busy} is set; so is
@@ -41,6 +43,8 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
   private static final Map<DataNode, CurtailDataNodePlugin> RUNNING = new ConcurrentHashMap<>();
 
   private DataNode dataNode;
+  /** Whether faults may be injected here; off, {@link #faults} stays healthy and unexposed. */
+  private boolean injection;
   private ThreadGroup group;
   private DataNodeFaults faults;
   private AckReports reports;
@@ -51,10 +55,16 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
   /**
    * The fault controls of {@code dn}.
    *
-   * @throws IllegalStateException if the plugin is not running on that DataNode
+   * @throws IllegalStateException if the plugin is not running on that DataNode, or runs there
+   *     with fault injection off
    */
   public static DataNodeFaults faultsOf(DataNode dn) {
-    return running(dn).faults;
+    CurtailDataNodePlugin p = running(dn);
+    if (!p.injection) {
+      throw new IllegalStateException("fault injection is off on DataNode " + dn.getDisplayName()
+          + "; set " + DataNodeKeys.FAULT_INJECTION + "=true (DataNodeSetup.withFaultInjection)");
+    }
+    return p.faults;
   }
 
   /**
@@ -104,14 +114,18 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
           e.getMessage(), e);
       return;
     }
+    // Checked before anything is registered, so a refused setting leaves the DataNode stock.
+    injection = DataNodeKeys.faultInjection(dn.getConf());
+    DiskFault initial = DataNodeKeys.diskFault(dn.getConf());
     faults = new DataNodeFaults(name, System::nanoTime, (f, on) -> interceptReads(dn, f, on));
     reports = new AckReports(System::nanoTime);
     dataNode = dn;
     RUNNING.put(dn, this);
     CurtailFaultInjector.register(group, faults, reports);
-    mbean = MBeans.register("DataNode", "CurtailFaults-" + dn.getXferPort(), faults);
     reportsBean = MBeans.register("DataNode", "CurtailReports-" + dn.getXferPort(), reports);
-    DiskFault initial = DataNodeKeys.diskFault(dn.getConf());
+    if (injection) {
+      mbean = MBeans.register("DataNode", "CurtailFaults-" + dn.getXferPort(), faults);
+    }
     if (initial != null) {
       faults.slowDisk(initial);
     }
@@ -126,7 +140,7 @@ public final class CurtailDataNodePlugin implements ServicePlugin {
       busyFileWatch.scheduleWithFixedDelay(() -> reports.busyFileSeen(Files.exists(path)),
           0, 1, TimeUnit.SECONDS);
     }
-    LOG.info("Curtail's plugin started on datanode={}", name);
+    LOG.info("Curtail's plugin started on datanode={} faultInjection={}", name, injection);
   }
 
   private static void interceptReads(DataNode dn, DataNodeFaults faults, boolean on) {
