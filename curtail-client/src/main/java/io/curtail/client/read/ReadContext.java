@@ -9,6 +9,7 @@ import io.curtail.client.policy.ReplicaOrder;
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Periodic;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.trace.BlockObserver;
@@ -82,6 +83,7 @@ public final class ReadContext implements AutoCloseable {
   final ExecutorService hedgeThreads;
   final Semaphore hedgesInFlight;
   private final Scheduler scheduler;
+  private final Periodic watchdog;
   private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
   /** Hedges in flight to each DataNode; taken on the watchdog thread only, given back anywhere. */
   private final Map<NodeId, AtomicInteger> hedgesInFlightTo = new ConcurrentHashMap<>();
@@ -140,7 +142,8 @@ public final class ReadContext implements AutoCloseable {
     this.scheduler = scheduler;
     // One watchdog per client looks at every packet in flight each tick, instead of a timer per
     // packet: scheduling one would wake a thread for every packet read.
-    scheduler.every(config.readHedgingCheckNanos(), this::startOverdueHedges);
+    // It ticks only while a read is in flight: an idle client wakes no thread.
+    this.watchdog = scheduler.every(config.readHedgingCheckNanos(), this::startOverdueHedges);
     // Hedges are bounded by the semaphore, so this pool never holds more than that many threads.
     this.hedgeThreads = Executors.newCachedThreadPool(
         Scheduler.daemonThreads("curtail-hedge-" + CLIENTS.incrementAndGet()));
@@ -148,11 +151,15 @@ public final class ReadContext implements AutoCloseable {
 
   /** Lets the watchdog hedge {@code read}'s packets while it is open. */
   void watch(Watched<?> read) {
-    inFlight.add(read);
+    if (inFlight.add(read)) {
+      watchdog.hold();
+    }
   }
 
   void unwatch(Watched<?> read) {
-    inFlight.remove(read);
+    if (inFlight.remove(read)) {
+      watchdog.release();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.curtail.client.runtime;
 
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -7,12 +8,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a client's periodic checks (the hedge watchdog, the fail-fast check of silent pipelines,
- * lease renewal). Injected so that unit tests run a check by hand at the moment they choose
- * instead of waiting for a timer thread.
+ * lease renewal) while there is something to check: a task ticks only while its {@link Periodic}
+ * is held (by open streams, reads in flight), so an idle file system wakes no thread at all — an
+ * application holding many (HBase, a Spark driver) pays nothing for those it is not using.
+ * Injected so that unit tests run a check by hand at the moment they choose instead of waiting
+ * for a timer thread.
  */
 public interface Scheduler extends AutoCloseable {
-  /** Runs {@code task} every {@code periodNanos}, first after one period, until closed. */
-  void every(long periodNanos, Runnable task);
+  /**
+   * Runs {@code task} every {@code periodNanos} while the returned handle is held, the first time
+   * one period after it is first held; until closed.
+   */
+  Periodic every(long periodNanos, Runnable task);
 
   /** Stops every task; one running finishes. */
   @Override
@@ -21,11 +28,22 @@ public interface Scheduler extends AutoCloseable {
   /** One daemon thread named {@code name} that runs every task. */
   static Scheduler daemon(String name) {
     ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, daemonThreads(name));
-    pool.setRemoveOnCancelPolicy(true);
+    pool.setRemoveOnCancelPolicy(true); // an idle pool's thread waits with no timeout
     return new Scheduler() {
       @Override
-      public void every(long periodNanos, Runnable task) {
-        pool.scheduleWithFixedDelay(task, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+      public Periodic every(long periodNanos, Runnable task) {
+        ScheduledFuture<?>[] ticking = new ScheduledFuture<?>[1]; // guarded by the Periodic
+        return new Periodic(() -> {
+          if (!pool.isShutdown()) {
+            ticking[0] = pool.scheduleWithFixedDelay(task, periodNanos, periodNanos,
+                TimeUnit.NANOSECONDS);
+          }
+        }, () -> {
+          if (ticking[0] != null) {
+            ticking[0].cancel(false);
+            ticking[0] = null;
+          }
+        });
       }
 
       @Override

@@ -6,6 +6,7 @@ import io.curtail.client.policy.FailFast;
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
+import io.curtail.client.runtime.Periodic;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.trace.BlockObserver;
@@ -95,6 +96,8 @@ public final class WriteContext implements AutoCloseable {
   final int maxPacketsInFlight;
   /** Renews the lease, and looks at pipelines that stopped acking. */
   private final Scheduler scheduler;
+  private final Periodic leaseRenewal;
+  private final Periodic silenceCheck;
   private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
   final LongAdder blocks = new LongAdder();
   private final LongAdder replacements = new LongAdder();
@@ -125,10 +128,12 @@ public final class WriteContext implements AutoCloseable {
         config.reconstructionMinTimeoutNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
     this.scheduler = scheduler;
-    scheduler.every(TimeUnit.MILLISECONDS.toNanos(LEASE_RENEWAL_MS), this::renewLease);
+    // Both tick only while a stream is open: an idle client wakes no thread.
+    this.leaseRenewal =
+        scheduler.every(TimeUnit.MILLISECONDS.toNanos(LEASE_RENEWAL_MS), this::renewLease);
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>();
-    scheduler.every(config.failFastCheckNanos(), () -> {
+    this.silenceCheck = scheduler.every(config.failFastCheckNanos(), () -> {
       for (CurtailOutputStream out : open) {
         out.streamer.check(scratch, stats);
       }
@@ -234,12 +239,18 @@ public final class WriteContext implements AutoCloseable {
   }
 
   private CurtailOutputStream register(CurtailOutputStream out) {
-    open.add(out);
+    if (open.add(out)) {
+      leaseRenewal.hold();
+      silenceCheck.hold();
+    }
     return out;
   }
 
   void closed(CurtailOutputStream out) {
-    open.remove(out);
+    if (open.remove(out)) {
+      leaseRenewal.release();
+      silenceCheck.release();
+    }
   }
 
   private void renewLease() {

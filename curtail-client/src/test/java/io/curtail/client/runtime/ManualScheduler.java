@@ -7,15 +7,19 @@ import java.util.List;
 public final class ManualScheduler implements Scheduler {
   private final List<Runnable> tasks = new ArrayList<>();
   private final List<Long> periods = new ArrayList<>();
+  private final List<Periodic> handles = new ArrayList<>();
   private boolean closed;
 
   @Override
-  public void every(long periodNanos, Runnable task) {
+  public Periodic every(long periodNanos, Runnable task) {
     tasks.add(task);
     periods.add(periodNanos);
+    Periodic p = new Periodic(() -> { }, () -> { });
+    handles.add(p);
+    return p;
   }
 
-  /** Runs every task once, in the order they were scheduled. */
+  /** Runs every task once, in the order they were scheduled, held or not. */
   public void runAll() {
     for (Runnable t : tasks) {
       t.run();
@@ -25,6 +29,11 @@ public final class ManualScheduler implements Scheduler {
   /** The period of the {@code i}-th task scheduled. */
   public long periodNanos(int i) {
     return periods.get(i);
+  }
+
+  /** Whether the {@code i}-th task scheduled would be ticking now (someone holds it). */
+  public boolean ticking(int i) {
+    return handles.get(i).ticking();
   }
 
   public boolean closed() {
