@@ -212,7 +212,8 @@ class HadoopClientLinkTest {
     return false;
   }
 
-  private static void declare(InputStream in, Map<String, Declared> hadoopClient) throws IOException {
+  private static void declare(InputStream in, Map<String, Declared> hadoopClient)
+      throws IOException {
     new ClassReader(in).accept(new ClassVisitor(Opcodes.ASM9) {
       Declared d;
 

@@ -25,8 +25,8 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
  * away, so on 3.4 these cost what the plain call does; the older one, which a class compiled
  * against 3.4 cannot name, through a method handle found once (its exceptions pass through
  * untouched). Neither is on a per-packet path: a lease is renewed every 30 s, and the recovery
- * limit is read once per file system. {@code HadoopClientLinkTest} allows the 3.4 members to be missing in 3.3
- * only where this class names them; a member found missing by it belongs here.
+ * limit is read once per file system. {@code HadoopClientLinkTest} allows the 3.4 members to be
+ * missing in 3.3 only where this class names them; a member it finds missing belongs here.
  */
 public final class HadoopApi {
   /**
@@ -34,7 +34,8 @@ public final class HadoopApi {
    * such key: its {@code DataStreamer} gives up after 5 recoveries for the same packet, fixed,
    * which is the key's default, so on 3.3 Curtail reads the key itself (unset: as 3.3 does).
    */
-  static final String MAX_PIPELINE_RECOVERY_RETRIES_KEY = "dfs.client.pipeline.recovery.max-retries";
+  static final String MAX_PIPELINE_RECOVERY_RETRIES_KEY =
+      "dfs.client.pipeline.recovery.max-retries";
   static final int MAX_PIPELINE_RECOVERY_RETRIES_DEFAULT = 5;
 
   /** Since 3.4 (for routers' namespaces): {@code ClientProtocol.renewLease(String, List)}. */

@@ -53,7 +53,8 @@ class HadoopApiTest {
   @Test
   void on34ALeaseIsRenewedForEveryNamespace() throws IOException {
     HadoopApi.renewLease(recordingNamenode(), "DFSClient_7");
-    assertEquals(List.of("renewLease[java.lang.String, interface java.util.List][DFSClient_7, null]"),
+    assertEquals(
+        List.of("renewLease[java.lang.String, interface java.util.List][DFSClient_7, null]"),
         calls);
   }
 
