@@ -102,7 +102,7 @@ final class PipelineRepair {
       ackedAtLastRecovery = acked;
       return;
     }
-    if (++recoveriesWithoutProgress >= Math.max(1, client.getConf().getMaxPipelineRecoveryRetries())) {
+    if (++recoveriesWithoutProgress >= ctx.maxPipelineRecoveryRetries) {
       throw new IOException("giving up on " + block + " of " + src + " after "
           + recoveriesWithoutProgress + " recoveries without progress: " + why.getMessage(), why);
     }

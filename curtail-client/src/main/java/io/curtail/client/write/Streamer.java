@@ -369,7 +369,7 @@ final class Streamer {
    * replaced when possible) and the setup tried again.
    */
   private void reopen(Pipeline.Targets t, BlockConstructionStage stage) throws IOException {
-    int maxTries = Math.max(1, client.getConf().getMaxPipelineRecoveryRetries());
+    int maxTries = ctx.maxPipelineRecoveryRetries;
     for (int attempt = 1; ; attempt++) {
       LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block,
           client.getClientName());

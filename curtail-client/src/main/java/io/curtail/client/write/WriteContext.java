@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import io.curtail.client.compat.HadoopApi;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.FailFast;
@@ -30,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -94,6 +96,8 @@ public final class WriteContext implements AutoCloseable {
   final Slowness slowness;
   final FailFast failFast;
   final int maxPacketsInFlight;
+  /** Recoveries of a pipeline in a row without progress before a write gives up, as stock's. */
+  final int maxPipelineRecoveryRetries;
   /** Renews the lease, and looks at pipelines that stopped acking. */
   private final Scheduler scheduler;
   private final Periodic leaseRenewal;
@@ -111,10 +115,11 @@ public final class WriteContext implements AutoCloseable {
   private volatile RepairHook repairHook = RepairHook.NONE;
 
   /**
+   * @param hadoopConf the configuration {@code client} was made with
    * @param scheduler runs lease renewal and the periodic fail-fast check; closed with this
    */
-  public WriteContext(CurtailConfig config, DFSClient client, CurtailRuntime runtime,
-      SocketFactory sockets, Scheduler scheduler) {
+  public WriteContext(CurtailConfig config, DFSClient client, Configuration hadoopConf,
+      CurtailRuntime runtime, SocketFactory sockets, Scheduler scheduler) {
     this.config = config;
     this.client = client;
     this.namenode = NameNodeRetries.around(client.getNamenode(), NAMENODE_ATTEMPTS,
@@ -127,6 +132,8 @@ public final class WriteContext implements AutoCloseable {
     this.failFast = new FailFast(slowness, config.writeFailFastMaxAttempts(),
         config.reconstructionMinTimeoutNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
+    this.maxPipelineRecoveryRetries = Math.max(1,
+        HadoopApi.maxPipelineRecoveryRetries(client.getConf(), hadoopConf));
     this.scheduler = scheduler;
     // Both tick only while a stream is open: an idle client wakes no thread.
     this.leaseRenewal =
@@ -258,7 +265,7 @@ public final class WriteContext implements AutoCloseable {
       return;
     }
     try {
-      namenode.renewLease(client.getClientName(), null);
+      HadoopApi.renewLease(namenode, client.getClientName());
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not renew the lease of {} for {} open files; retrying in {} s",
           client.getClientName(), open.size(), LEASE_RENEWAL_MS / 1000, e);
