@@ -43,13 +43,21 @@ public final class PacketInput {
   /** A view of {@link #buf} on one chunk at a time, for {@link #verify}. */
   private ByteBuffer chunk;
   private CRC32 crc32;
+  /** Whether CRC32C is computed here by the JDK's (Java 9+) or left to Hadoop's verifier. */
+  private final boolean jdkCrc32c;
   /** The JDK's CRC32C, where the JVM has one ({@link JdkCrc32c}). */
   private Checksum crc32c;
 
   /** @param channel the connection's bytes as a channel, or null to read them from {@code in} */
   public PacketInput(ReadableByteChannel channel, InputStream in) {
+    this(channel, in, JdkCrc32c.AVAILABLE);
+  }
+
+  /** @param jdkCrc32c false to verify CRC32C as on Java 8, whatever this JVM has: for tests */
+  PacketInput(ReadableByteChannel channel, InputStream in, boolean jdkCrc32c) {
     this.channel = channel;
     this.in = in;
+    this.jdkCrc32c = jdkCrc32c;
   }
 
   private ByteBuffer allocate(int bytes) {
@@ -197,7 +205,7 @@ public final class PacketInput {
       }
       return true;
     }
-    if (type == DataChecksum.Type.CRC32C && JdkCrc32c.AVAILABLE) {
+    if (type == DataChecksum.Type.CRC32C && jdkCrc32c) {
       if (crc32c == null) {
         crc32c = JdkCrc32c.create();
       }
