@@ -33,7 +33,7 @@ final class JdkCrc32c {
           .findVirtual(type, "update", MethodType.methodType(void.class, ByteBuffer.class))
           .asType(MethodType.methodType(void.class, Checksum.class, ByteBuffer.class));
     } catch (ReflectiveOperationException e) {
-      update = null; // Java 8: no such class
+      // Java 8: no such class; UPDATE stays null
     }
     NEW = create;
     UPDATE = update;
