@@ -224,17 +224,16 @@ final class Runner {
 
   /**
    * Bytes every thread of this process allocated so far, ended ones included (a DataNode ends a
-   * thread per connection): {@code getTotalThreadAllocatedBytes}, which JDK 14 added, called
-   * reflectively since the jar is built for Java 11; 0 where the JVM cannot tell.
+   * thread per connection); 0 where the JVM cannot tell.
    */
   private static long allocatedBytes() {
-    try {
-      Object total = com.sun.management.ThreadMXBean.class
-          .getMethod("getTotalThreadAllocatedBytes").invoke(ManagementFactory.getThreadMXBean());
-      return Math.max(0, (Long) total);
-    } catch (ReflectiveOperationException | RuntimeException notThisJvm) {
+    java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    if (!(bean instanceof com.sun.management.ThreadMXBean)) {
       return 0;
     }
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+    return threads.isThreadAllocatedMemorySupported()
+        ? Math.max(0, threads.getTotalThreadAllocatedBytes()) : 0; // -1 when turned off
   }
 
   /**

@@ -2,6 +2,7 @@ package io.curtail.client.stats;
 
 import io.curtail.client.trace.BlockObserver;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +26,7 @@ public final class BlockRecord implements BlockObserver {
   private final long blockId;
   private final long startMillis;
   private final long startNanos;
-  private List<String> dataNodes = List.of();
+  private List<String> dataNodes = Collections.emptyList();
   /** Made when first needed, as most blocks have none: the next three. */
   private List<String> hedgeTargets;
   private List<String> busy;
@@ -98,7 +99,7 @@ public final class BlockRecord implements BlockObserver {
 
   @Override
   public void dataNodes(List<String> addresses) {
-    dataNodes = List.copyOf(addresses);
+    dataNodes = new ArrayList<>(addresses); // a copy: the caller may reuse its list
   }
 
   @Override

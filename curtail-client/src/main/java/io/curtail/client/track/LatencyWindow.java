@@ -55,7 +55,9 @@ public final class LatencyWindow {
           + " samples at offset " + offset);
     }
     for (int i = 0; i < n; i++) {
-      dst[offset + i] = samples.getPlain((int) ((end - 1 - i) & MASK)); // approximate by contract
+      // A volatile read (Java 8 has no plain one): on x86 and ARM the same load, only not
+      // reordered; the copy may still mix old and new samples, as the contract says.
+      dst[offset + i] = samples.get((int) ((end - 1 - i) & MASK));
     }
     return n;
   }

@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.util.DataChecksum;
@@ -43,13 +42,22 @@ public final class PacketInput {
   private ByteBuffer data;
   /** A view of {@link #buf} on one chunk at a time, for {@link #verify}. */
   private ByteBuffer chunk;
-  private Checksum crc32;
+  private CRC32 crc32;
+  /** Whether CRC32C is computed here by the JDK's (Java 9+) or left to Hadoop's verifier. */
+  private final boolean jdkCrc32c;
+  /** The JDK's CRC32C, where the JVM has one ({@link JdkCrc32c}). */
   private Checksum crc32c;
 
   /** @param channel the connection's bytes as a channel, or null to read them from {@code in} */
   public PacketInput(ReadableByteChannel channel, InputStream in) {
+    this(channel, in, JdkCrc32c.AVAILABLE);
+  }
+
+  /** @param jdkCrc32c false to verify CRC32C as on Java 8, whatever this JVM has: for tests */
+  PacketInput(ReadableByteChannel channel, InputStream in, boolean jdkCrc32c) {
     this.channel = channel;
     this.in = in;
+    this.jdkCrc32c = jdkCrc32c;
   }
 
   private ByteBuffer allocate(int bytes) {
@@ -172,33 +180,43 @@ public final class PacketInput {
       throw new IOException("Malformed packet: " + checksums.remaining() + " bytes of checksums"
           + " for " + chunks + " chunks of " + checksum + ", " + header);
     }
-    Checksum sum = checksumFor(checksum.getChecksumType());
-    if (sum == null) { // an algorithm java.util.zip lacks: Hadoop's own verifier
-      checksum.verifyChunkedSums(data.duplicate(), checksums.duplicate(), file, blockOffset);
+    DataChecksum.Type type = checksum.getChecksumType();
+    if (!inPlace(type)) { // an algorithm the JDK lacks: Hadoop's own verifier
+      checksum.verifyChunkedSums(data, checksums, file, blockOffset); // keeps both positions
       return;
     }
     int sumAt = checksums.position();
     for (int i = 0; i < chunks; i++, sumAt += size) {
       int from = dataStart + i * bpc;
       chunk.limit(Math.min(dataStart + dataLen, from + bpc)).position(from);
-      sum.reset();
-      sum.update(chunk);
-      if ((int) sum.getValue() != buf.getInt(sumAt)) {
+      int got = type == DataChecksum.Type.CRC32 ? crc32Of(chunk) : JdkCrc32c.of(crc32c, chunk);
+      if (got != buf.getInt(sumAt)) {
         throw new ChecksumException("Checksum error: " + file + " at " + (blockOffset + i * bpc)
-            + " exp: " + buf.getInt(sumAt) + " got: " + (int) sum.getValue(),
-            blockOffset + (long) i * bpc);
+            + " exp: " + buf.getInt(sumAt) + " got: " + got, blockOffset + (long) i * bpc);
       }
     }
   }
 
-  private Checksum checksumFor(DataChecksum.Type type) {
-    switch (type) {
-      case CRC32:
-        return crc32 != null ? crc32 : (crc32 = new CRC32());
-      case CRC32C:
-        return crc32c != null ? crc32c : (crc32c = new CRC32C());
-      default:
-        return null;
+  /** Whether {@code type} is computed here, on the buffer in place, making what it needs. */
+  private boolean inPlace(DataChecksum.Type type) {
+    if (type == DataChecksum.Type.CRC32) {
+      if (crc32 == null) {
+        crc32 = new CRC32();
+      }
+      return true;
     }
+    if (type == DataChecksum.Type.CRC32C && jdkCrc32c) {
+      if (crc32c == null) {
+        crc32c = JdkCrc32c.create();
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private int crc32Of(ByteBuffer chunk) {
+    crc32.reset();
+    crc32.update(chunk);
+    return (int) crc32.getValue();
   }
 }

@@ -115,17 +115,45 @@ class PacketFormatTest {
 
   @Test
   void corruptChunkNamedByItsOffset() throws IOException {
+    for (boolean jdkCrc32c : new boolean[] {true, false}) {
+      ChecksumException e = assertThrows(ChecksumException.class,
+          () -> verifyWithOneBitFlipped(jdkCrc32c));
+      assertEquals(8192 + 3072, e.getPos(), "JDK's CRC32C " + jdkCrc32c);
+      assertTrue(e.getMessage().contains("/f"), e.getMessage());
+    }
+  }
+
+  /**
+   * As on Java 8, where the JDK has no CRC32C: Hadoop's verifier checks the packet in place,
+   * from a channel (a direct buffer) and from a stream (the heap), and leaves the data to read.
+   */
+  @Test
+  void crc32cVerifiedByHadoopAsOnJava8() throws IOException {
+    byte[] data = new byte[70_000];
+    new Random(5).nextBytes(data);
+    byte[] wire = concat(packet(CRC32C, data, 0, 0, false), packet(CRC32C, data, 0, 1, false));
+    for (boolean channel : new boolean[] {true, false}) {
+      ByteArrayInputStream in = new ByteArrayInputStream(wire);
+      PacketInput packets = new PacketInput(channel ? Channels.newChannel(in) : null, in, false);
+      for (int seqno = 0; seqno < 2; seqno++) {
+        packets.receive();
+        packets.verify(CRC32C, "/f", 0);
+        byte[] got = new byte[packets.data().remaining()];
+        packets.data().get(got);
+        assertArrayEquals(data, got, "packet " + seqno + ", channel " + channel);
+      }
+    }
+  }
+
+  private static void verifyWithOneBitFlipped(boolean jdkCrc32c) throws IOException {
     byte[] data = new byte[4096];
     new Random(4).nextBytes(data);
     byte[] wire = packet(CRC32C, data, 8192, 0, false);
     wire[wire.length - 1000] ^= 1; // in the chunk at 3072 of the packet
     ByteArrayInputStream in = new ByteArrayInputStream(wire);
-    PacketInput packets = new PacketInput(Channels.newChannel(in), in);
+    PacketInput packets = new PacketInput(Channels.newChannel(in), in, jdkCrc32c);
     packets.receive();
-    ChecksumException e = assertThrows(ChecksumException.class,
-        () -> packets.verify(CRC32C, "/f", 8192));
-    assertEquals(8192 + 3072, e.getPos());
-    assertTrue(e.getMessage().contains("/f"), e.getMessage());
+    packets.verify(CRC32C, "/f", 8192);
   }
 
   @Test

@@ -1,7 +1,8 @@
 package io.curtail.datanode.fault;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Set;
 import javax.management.JMException;
@@ -18,6 +19,10 @@ import javax.management.remote.JMXServiceURL;
  * attach API, which starts the JVM's local JMX agent if it has none) and calls one operation of
  * its {@link DataNodeFaultsMXBean}, the same operations jconsole or jmxterm reach over JMX.
  * Prints the disk fault in force afterwards.
+ *
+ * <p>The attach API is reached by reflection: the plugin jar is compiled against Java 8's
+ * platform API, which has none (on Java 8 it is the JDK's {@code lib/tools.jar}; from 9, module
+ * {@code jdk.attach}).
  */
 public final class FaultControl {
   static final String USAGE = "FaultControl PID OPERATION [ARG...], OPERATION one of: slowDisk"
@@ -33,16 +38,35 @@ public final class FaultControl {
       System.err.println("usage: " + USAGE);
       System.exit(2);
     }
-    VirtualMachine vm = VirtualMachine.attach(args[0]);
-    try (JMXConnector jmx =
-        JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()))) {
+    Class<?> vmClass;
+    try {
+      vmClass = Class.forName("com.sun.tools.attach.VirtualMachine");
+    } catch (ClassNotFoundException e) {
+      System.err.println("FaultControl needs a JDK's attach API (com.sun.tools.attach); on"
+          + " Java 8 put the JDK's lib/tools.jar on the class path");
+      System.exit(2);
+      return;
+    }
+    Object vm = call(vmClass.getMethod("attach", String.class), null, args[0]);
+    String agent = (String) call(vmClass.getMethod("startLocalManagementAgent"), vm);
+    try (JMXConnector jmx = JMXConnectorFactory.connect(new JMXServiceURL(agent))) {
       System.out.println(control(jmx.getMBeanServerConnection(),
           Arrays.copyOfRange(args, 1, args.length)));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);
     } finally {
-      vm.detach();
+      call(vmClass.getMethod("detach"), vm);
+    }
+  }
+
+  /** Calls {@code method}, throwing what it threw (the attach API's own exceptions). */
+  private static Object call(Method method, Object target, Object... args) throws Exception {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof Exception ? (Exception) cause : e;
     }
   }
 
