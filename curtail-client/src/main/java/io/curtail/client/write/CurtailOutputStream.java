@@ -20,7 +20,13 @@ import org.apache.hadoop.util.DataChecksum;
  *
  * <p>After a flush that ends inside a chunk, the next packet starts again at that chunk's first
  * byte and carries the whole chunk, so that every chunk's checksum covers whole data; DataNodes
- * overwrite the partial chunk they hold. Not thread-safe, like stock streams (callers serialise).
+ * overwrite the partial chunk they hold.
+ *
+ * <p>Thread-safe, as stock's stream is (an HBase WAL writes from handler threads and syncs from
+ * others): writing, closing and the hand-off part of a flush hold this stream's monitor, so
+ * packets are numbered and queued in one order; a flush waits for its acknowledgements (and asks
+ * the NameNode to persist blocks) outside it, so a syncer never holds writers up for a round
+ * trip. Uncontended, the monitor is all a write costs more.
  */
 public final class CurtailOutputStream extends OutputStream implements Syncable,
     StreamCapabilities {
@@ -34,6 +40,8 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   private final DataChecksum checksum;
   private final long blockSize;
   private final long initialLength;
+  /** {@link org.apache.hadoop.fs.CreateFlag#SYNC_BLOCK}: DataNodes sync each block as it ends. */
+  private final boolean syncBlocks;
   private final byte[] oneByte = new byte[1];
   /** The packet being filled; null until the next byte arrives. */
   private Packet current;
@@ -45,14 +53,15 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   private boolean blockOpen;
   private long seqno;
   private boolean newBlockSinceSync;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param initialLength the file's length: 0, or where an append starts
    * @param offsetInBlock where in its last block an append continues; 0 for a new block
+   * @param syncBlocks whether the last packet of every block asks the DataNodes to sync it
    */
   CurtailOutputStream(WriteContext ctx, String src, long fileId, Streamer streamer,
-      long initialLength, long offsetInBlock) {
+      long initialLength, long offsetInBlock, boolean syncBlocks) {
     this.ctx = ctx;
     this.src = src;
     this.fileId = fileId;
@@ -62,6 +71,12 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     this.initialLength = initialLength;
     this.blockOffset = offsetInBlock;
     this.handedOff = offsetInBlock;
+    this.syncBlocks = syncBlocks;
+  }
+
+  /** The path of the file this stream writes. */
+  String src() {
+    return src;
   }
 
   /** The file's length when this stream opened it: 0, or where an append starts. */
@@ -70,13 +85,13 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   }
 
   @Override
-  public void write(int b) throws IOException {
+  public synchronized void write(int b) throws IOException {
     oneByte[0] = (byte) b;
     write(oneByte, 0, 1);
   }
 
   @Override
-  public void write(byte[] b, int off, int len) throws IOException {
+  public synchronized void write(byte[] b, int off, int len) throws IOException {
     if (off < 0 || len < 0 || off > b.length - len) {
       throw new IndexOutOfBoundsException("offset " + off + ", length " + len + " in an array of "
           + b.length);
@@ -94,7 +109,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
         handOff(current);
         current = null;
         if (blockOffset == blockSize) {
-          endBlock();
+          endBlock(false);
         }
       }
     }
@@ -110,8 +125,13 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     streamer.enqueue(p);
   }
 
-  private void endBlock() throws IOException {
-    handOff(Packet.endOfBlock(blockOffset));
+  /** Ends the current block; its last packet asks for a sync if {@code sync} or SYNC_BLOCK. */
+  private void endBlock(boolean sync) throws IOException {
+    Packet end = Packet.endOfBlock(blockOffset);
+    if (sync || syncBlocks) {
+      end.requestSync();
+    }
+    handOff(end);
     blockOffset = 0;
     handedOff = 0;
     blockOpen = false;
@@ -138,13 +158,13 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   /** Data visible to new readers once this returns. */
   @Override
   public void hflush() throws IOException {
-    flush(false, false);
+    flush(false, false, false);
   }
 
   /** As {@link #hflush}, and the DataNodes have synced the data to disk. */
   @Override
   public void hsync() throws IOException {
-    flush(true, false);
+    flush(true, false, false);
   }
 
   /**
@@ -152,39 +172,63 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
    * NameNode; {@link SyncFlag#END_BLOCK} ends the current block.
    */
   public void hsync(EnumSet<SyncFlag> flags) throws IOException {
-    flush(true, flags.contains(SyncFlag.UPDATE_LENGTH));
-    if (flags.contains(SyncFlag.END_BLOCK) && blockOffset > 0) {
-      current = null;
-      endBlock();
-      streamer.awaitAcked(seqno - 1);
+    flush(true, flags.contains(SyncFlag.UPDATE_LENGTH), flags.contains(SyncFlag.END_BLOCK));
+  }
+
+  /**
+   * Hands what is buffered to the streamer under the monitor, then waits for it outside: other
+   * threads write on meanwhile, and their bytes wait for a later flush.
+   */
+  private void flush(boolean sync, boolean updateLength, boolean endsBlock) throws IOException {
+    long waitFor;
+    long length;
+    synchronized (this) {
+      checkOpen();
+      Packet p = takeUnsent();
+      if (p == null && sync && blockOpen && !endsBlock) {
+        // Nothing new, but a sync was asked for: an empty packet carries the request.
+        p = streamer.layout.packetAt(blockOffset);
+      }
+      if (p != null) {
+        if (sync) {
+          p.requestSync();
+        }
+        handOff(p);
+      }
+      length = blockOffset;
+      if (endsBlock && blockOffset > 0) {
+        current = null; // only the kept partial chunk, already handed off
+        endBlock(sync);
+      }
+      waitFor = seqno - 1;
+    }
+    if (waitFor >= 0) {
+      streamer.awaitAcked(waitFor);
+    }
+    if (sync) {
+      persistBlocks(updateLength ? length : -1);
     }
   }
 
-  private void flush(boolean sync, boolean updateLength) throws IOException {
-    checkOpen();
-    Packet p = takeUnsent();
-    if (p == null && sync && blockOpen) {
-      // Nothing new, but a sync was asked for: an empty packet carries the request.
-      p = streamer.layout.packetAt(blockOffset);
-    }
-    if (p != null) {
-      if (sync) {
-        p.requestSync();
-      }
-      handOff(p);
-    }
-    if (seqno > 0) {
-      streamer.awaitAcked(seqno - 1);
-    }
-    if (sync && (updateLength || newBlockSinceSync)) {
-      // Record new blocks (and the length, if asked) at the NameNode, as stock hsync does.
+  /**
+   * Records new blocks (and the length, if not -1) at the NameNode, as stock hsync does. A
+   * failure after another thread closed the stream is that close's doing: the caller is told
+   * the stream is closed, as stock's would be.
+   */
+  private void persistBlocks(long length) throws IOException {
+    boolean newBlocks;
+    synchronized (this) {
+      newBlocks = newBlockSinceSync;
       newBlockSinceSync = false;
-      try {
-        ctx.namenode.fsync(src, fileId, ctx.client.getClientName(),
-            updateLength ? blockOffset : -1);
-      } catch (RemoteException e) {
-        throw WriteContext.unwrap(e);
-      }
+    }
+    if (!newBlocks && length < 0) {
+      return;
+    }
+    try {
+      ctx.namenode.fsync(src, fileId, ctx.client.getClientName(), length);
+    } catch (IOException e) {
+      checkOpen();
+      throw e instanceof RemoteException ? WriteContext.unwrap((RemoteException) e) : e;
     }
   }
 
@@ -207,7 +251,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
 
   /** Writes what is buffered, waits for every acknowledgement and completes the file. */
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     if (closed) {
       return;
     }
@@ -218,7 +262,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
         handOff(p);
       }
       if (blockOpen) {
-        endBlock();
+        endBlock(false);
       }
       ExtendedBlock last = streamer.finish();
       complete(last);

@@ -177,7 +177,8 @@ public final class WriteContext implements AutoCloseable {
     }
     Streamer streamer = Streamer.start(this, src, stat, flags, progress,
         client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes), null);
-    return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, 0, 0));
+    return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, 0, 0,
+        flags.contains(CreateFlag.SYNC_BLOCK)));
   }
 
   /**
@@ -200,7 +201,7 @@ public final class WriteContext implements AutoCloseable {
         client.getConf().createChecksum(null), favoredNodeNames(favoredNodes),
         last.getLastBlock());
     return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, stat.getLen(),
-        streamer.offsetInBlock()));
+        streamer.offsetInBlock(), flags.contains(CreateFlag.SYNC_BLOCK)));
   }
 
   private LastBlockWithStatus callAppend(String src, EnumSet<CreateFlag> flags)
@@ -374,22 +375,21 @@ public final class WriteContext implements AutoCloseable {
     this.stats = log;
   }
 
-  /** Closes every stream still open (as stock clients do on close), then stops renewing. */
+  /**
+   * Closes every stream still open, then stops renewing. A stream that cannot be closed (another
+   * client took its lease over, its DataNodes are gone) is logged and the others closed, as stock
+   * clients do: the file system closes all the same, and the file is left to lease recovery.
+   */
   @Override
-  public void close() throws IOException {
-    IOException first = null;
+  public void close() {
     for (CurtailOutputStream out : new ArrayList<>(open)) {
       try {
         out.close();
       } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        }
+        LOG.error("Could not close file={} while closing client={}", out.src(),
+            client.getClientName(), e);
       }
     }
     scheduler.close();
-    if (first != null) {
-      throw first;
-    }
   }
 }

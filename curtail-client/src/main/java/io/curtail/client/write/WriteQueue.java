@@ -36,20 +36,44 @@ final class WriteQueue {
 
   // ---- The writing thread.
 
-  /** Queues a sealed packet, waiting while {@code maxUnacked} are unacknowledged. */
+  /**
+   * Queues a sealed packet, waiting while {@code maxUnacked} are unacknowledged. Interrupted,
+   * it stops waiting but still queues the packet, a little over the limit, and leaves the
+   * interrupt set for the caller: the packet is numbered already, and one dropped would leave a
+   * gap in the sequence that the DataNodes refuse.
+   */
   synchronized void enqueue(Packet packet, int maxUnacked) throws IOException {
-    while (failure == null && queued.size() + inFlight.size() >= maxUnacked) {
-      waitHere();
+    boolean interrupted = false;
+    while (failure == null && !interrupted && queued.size() + inFlight.size() >= maxUnacked) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     checkFailure();
     queued.addLast(packet);
     notifyAll();
   }
 
-  /** Waits until the packet numbered {@code seqno} and all before it are acknowledged. */
+  /**
+   * Waits until the packet numbered {@code seqno} and all before it are acknowledged.
+   *
+   * @throws InterruptedIOException if interrupted meanwhile; the interrupt is then cleared, as
+   *     stock's stream clears it: nothing was lost, and the caller's retried hflush or close
+   *     waits again rather than failing at once
+   */
   synchronized void awaitAcked(long seqno) throws IOException {
     while (failure == null && lastAckedSeqno < seqno) {
-      waitHere();
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        throw new InterruptedIOException("interrupted while waiting for packet " + seqno
+            + " of " + src + " to be acknowledged");
+      }
     }
     checkFailure();
   }

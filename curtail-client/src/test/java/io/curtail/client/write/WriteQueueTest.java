@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.wire.Abortable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.EnumSet;
 import org.apache.hadoop.util.DataChecksum;
 import org.junit.jupiter.api.Test;
@@ -150,5 +151,40 @@ class WriteQueueTest {
     queue.markSent(queue.nextToSend(Long.MAX_VALUE, null));
     IOException e = assertThrows(IOException.class, () -> queue.acked(a.seqno() + 1));
     assertTrue(e.getMessage().contains("seqno " + a.seqno() + " is in flight"), e.getMessage());
+  }
+
+  @Test
+  void anInterruptedWaitForAcksThrowsAndClearsTheInterrupt() throws IOException {
+    queue.pipelineStarted(pipeline);
+    Packet a = packet(0, 512);
+    queue.enqueue(a, 8);
+    Thread.currentThread().interrupt();
+    try {
+      assertThrows(InterruptedIOException.class, () -> queue.awaitAcked(a.seqno()));
+      assertFalse(Thread.currentThread().isInterrupted(), "cleared, as stock's stream clears it");
+    } finally {
+      Thread.interrupted();
+    }
+    queue.markSent(queue.nextToSend(Long.MAX_VALUE, null));
+    queue.acked(a.seqno());
+    queue.awaitAcked(a.seqno()); // the retried wait returns: nothing was lost
+  }
+
+  @Test
+  void anInterruptedWriterStillQueuesItsNumberedPacket() throws IOException {
+    queue.pipelineStarted(pipeline);
+    Packet a = packet(0, 512);
+    Packet b = packet(512, 512);
+    queue.enqueue(a, 1);
+    Thread.currentThread().interrupt();
+    try {
+      queue.enqueue(b, 1); // the queue is full: the wait ends at once, b goes in all the same
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is left for the caller");
+    } finally {
+      Thread.interrupted();
+    }
+    assertSame(a, queue.nextToSend(Long.MAX_VALUE, null));
+    queue.markSent(a);
+    assertSame(b, queue.nextToSend(Long.MAX_VALUE, null), "no gap in the sequence");
   }
 }
