@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import javax.net.SocketFactory;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -92,6 +93,8 @@ public final class WriteContext implements AutoCloseable {
   final SocketFactory sockets;
   final Slowness slowness;
   final FailFast failFast;
+  /** Stock's rules for a pipeline that lost a DataNode, from the client's configuration. */
+  final ReplaceOnFailure replaceOnFailure;
   final int maxPacketsInFlight;
   /** Renews the lease, and looks at pipelines that stopped acking. */
   private final Scheduler scheduler;
@@ -108,11 +111,14 @@ public final class WriteContext implements AutoCloseable {
   private volatile RepairHook repairHook = RepairHook.NONE;
 
   /**
+   * @param conf the configuration {@code client} was made with: stock's write settings Curtail
+   *     keeps are read from it
    * @param scheduler runs lease renewal and the periodic fail-fast check; closed with this
    */
-  public WriteContext(CurtailConfig config, DFSClient client, CurtailRuntime runtime,
-      SocketFactory sockets, Scheduler scheduler) {
+  public WriteContext(CurtailConfig config, Configuration conf, DFSClient client,
+      CurtailRuntime runtime, SocketFactory sockets, Scheduler scheduler) {
     this.config = config;
+    this.replaceOnFailure = ReplaceOnFailure.from(conf);
     this.client = client;
     this.namenode = NameNodeRetries.around(client.getNamenode(), NAMENODE_ATTEMPTS,
         NAMENODE_FIRST_PAUSE_MS);
