@@ -65,7 +65,7 @@ final class ReplaceOnFailure {
    * {@link IOException}, as a stock writer's, naming the pipeline and the setting to change.
    */
   IOException noReplacement(String src, Pipeline.Targets current, Pipeline.Targets original) {
-    return new IOException("Failed to replace a bad DataNode on the existing pipeline of " + src
+    return new IOException("Failed to replace a bad datanode on the existing pipeline of " + src
         + ": no good DataNode left to try (pipeline " + Arrays.toString(current.nodes)
         + ", was " + Arrays.toString(original.nodes) + "). The replace-datanode-on-failure"
         + " policy is " + policy + "; a client may change it with '"
