@@ -44,8 +44,11 @@ final class Streamer {
    * restart says so in an ack just before it closes the connection, and a send can fail first.
    */
   private static final long SEND_FAILURE_GRACE_MS = 1000;
-  /** How often a restarting DataNode is tried again (stock: every 4 s). */
-  private static final long RESTART_POLL_MS = 500;
+  /**
+   * How often a restarting DataNode is tried again (stock: every 4 s); each try costs the
+   * NameNode a generation stamp.
+   */
+  private static final long RESTART_POLL_MS = 1000;
 
   private final WriteContext ctx;
   private final DFSClient client;
