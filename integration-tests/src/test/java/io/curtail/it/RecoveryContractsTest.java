@@ -9,9 +9,11 @@ import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
@@ -159,8 +161,20 @@ class RecoveryContractsTest {
         assertCurtailStream(client, out);
         out.write(all, 0, before);
         out.hflush(); // the pipeline is up, and the restart meets it mid-block
-        c.restartForUpgrade(c.replicas(stock, p).get(0).get(0));
-        out.write(all, before, all.length - before);
+        int dn = c.replicas(stock, p).get(0).get(0);
+        CompletableFuture<Void> restart = CompletableFuture.runAsync(() -> {
+          try {
+            c.restartForUpgrade(dn);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+        // Writing on while it restarts: a send may fail before the restart notice is read.
+        for (int at = before; at < all.length; at += 16 * KIB) {
+          out.write(all, at, Math.min(16 * KIB, all.length - at));
+          Thread.sleep(10);
+        }
+        restart.join();
       }
       SeededData.verify(stock, p, 3, length);
     }
