@@ -124,7 +124,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
           Scheduler.daemon(name + "-hedge-watchdog"));
     }
     if (parsed.writeFailFastEnabled()) {
-      writes = new WriteContext(parsed, getClient(), conf, runtime, factory,
+      writes = new WriteContext(parsed, conf, getClient(), runtime, factory,
           Scheduler.daemon(name + "-writer-timer"));
     }
     if (stats != null) {

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * ({@link WriteAttribution}), notes the busy flags DataNodes report, and after every ack asks
  * fail-fast whether to replace the slowest DataNode (here, because the streamer may be blocked
  * sending to that very DataNode). The first DataNode that answers with a failure, or a malformed
- * ack, stops the pipeline with a {@link PipelineFailure} for the streamer to recover from.
+ * ack, stops the pipeline with a {@link PipelineFailure} for the streamer to recover from; one
+ * that answers it is restarting (an out-of-band ack) is marked so, to be waited for.
  *
  * <p>Threads: {@link #run} is the ack reader's; {@link #judge} is also called by the client's
  * periodic check (for a pipeline whose slow DataNode stopped acking altogether). Everything the
@@ -68,15 +69,19 @@ final class AckReader implements Runnable {
   @Override
   public void run() {
     int bad = -1;
+    boolean restarting = false;
     try {
       while (true) {
         PipelineAck ack = pipeline.readAck();
         long now = ctx.clock.nanoTime();
         bad = firstFailure(ack);
         if (bad >= 0) {
-          throw new IOException(pipeline.targets.nodes[bad] + " answered "
-              + PipelineAck.getStatusFromHeader(ack.getHeaderFlag(bad)) + " for seqno "
-              + ack.getSeqno());
+          Status status = PipelineAck.getStatusFromHeader(ack.getHeaderFlag(bad));
+          // An out-of-band ack: the DataNode is going down for a restart (a rolling upgrade),
+          // and is to be back on its ports, with its replicas, within seconds.
+          restarting = PipelineAck.isRestartOOBStatus(status);
+          throw new IOException(pipeline.targets.nodes[bad] + " answered " + status
+              + (restarting ? " (restarting)" : " for seqno " + ack.getSeqno()));
         }
         noteBusyFlags(ack, now);
         if (ack.getSeqno() == Packet.HEARTBEAT_SEQNO) {
@@ -100,7 +105,7 @@ final class AckReader implements Runnable {
       }
     } catch (IOException | RuntimeException e) {
       queue.stop(pipeline, new PipelineFailure("pipeline " + pipeline.targets + " for " + block
-          + " of " + streamer.src + " failed: " + e.getMessage(), bad, e));
+          + " of " + streamer.src + " failed: " + e.getMessage(), bad, restarting, e));
     }
   }
 

@@ -139,6 +139,31 @@ final class PipelineRepair {
   }
 
   /**
+   * {@link #restoreReplication} for {@code survivors} of a pipeline that was {@code before}, then
+   * the promise a stock writer keeps ({@link ReplaceOnFailure}): when its policy requires a
+   * DataNode more for {@code survivors} and none could be added, the write fails, unless the
+   * settings let it go on short.
+   *
+   * @param append whether the writer continues a block an append reopened
+   * @param hflushed whether the writer has hflushed or hsynced
+   * @throws IOException a stock writer's failure, if a required replacement could not be had
+   */
+  Pipeline.Targets restore(Pipeline.Targets survivors, Pipeline.Targets before,
+      ExtendedBlock acked, boolean append, boolean hflushed) throws IOException {
+    boolean required = replacementRequired(survivors, append, hflushed);
+    Pipeline.Targets t = restoreReplication(survivors, acked);
+    if (required && newcomer(survivors, t) < 0 && !ctx.replaceOnFailure.goesOnWith(t.size())) {
+      throw ctx.replaceOnFailure.noReplacement(src, t, before);
+    }
+    return t;
+  }
+
+  /** Whether stock's policy requires a DataNode more for {@code t} (see {@link #restore}). */
+  boolean replacementRequired(Pipeline.Targets t, boolean append, boolean hflushed) {
+    return ctx.replaceOnFailure.required((short) replication, t.nodes, append, hflushed);
+  }
+
+  /**
    * Replaces the DataNode fail-fast judged slow in {@code before}: a new DataNode rebuilt from
    * the policy's source within the policy's timeout, retried with the next source and a
    * longer expected time when it overruns, at most {@code curtail.write.failfast.max.attempts}

@@ -39,6 +39,16 @@ import org.slf4j.LoggerFactory;
 final class Streamer {
   private static final Logger LOG = LoggerFactory.getLogger(Streamer.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
+  /**
+   * How long a failed send waits for the ack reader to say why: a DataNode going down for a
+   * restart says so in an ack just before it closes the connection, and a send can fail first.
+   */
+  private static final long SEND_FAILURE_GRACE_MS = 1000;
+  /**
+   * How often a restarting DataNode is tried again (stock: every 4 s); each try costs the
+   * NameNode a generation stamp.
+   */
+  private static final long RESTART_POLL_MS = 1000;
 
   private final WriteContext ctx;
   private final DFSClient client;
@@ -54,6 +64,8 @@ final class Streamer {
   private final Thread thread;
   /** The current pipeline's ack reader, for {@link #check}; null between pipelines. */
   private volatile AckReader acks;
+  /** Whether the writer has hflushed or hsynced: stock's replacement policy asks. */
+  private volatile boolean hflushed;
 
   // ---- The streamer thread's.
   private ExtendedBlock block;
@@ -71,6 +83,8 @@ final class Streamer {
   private long observedFrom;
   /** Set while the pipeline of an appended block has yet to be set up. */
   private BlockConstructionStage appendStage;
+  /** Whether this writer continues a block an append reopened (set before the thread starts). */
+  private boolean appended;
   /** Where the writer's first byte goes in its block: past the data of a continued block. */
   private long initialOffset;
 
@@ -110,6 +124,7 @@ final class Streamer {
       s.bytesSent = s.initialOffset = s.block.getNumBytes();
       s.queue.blockStarts(s.initialOffset);
       s.appendStage = BlockConstructionStage.PIPELINE_SETUP_APPEND;
+      s.appended = true;
     } else if (lastBlock != null) {
       s.previous = lastBlock.getBlock();
     }
@@ -131,6 +146,7 @@ final class Streamer {
 
   /** Waits until the packet numbered {@code seqno} and all before it are acknowledged. */
   void awaitAcked(long seqno) throws IOException {
+    hflushed = true;
     queue.awaitAcked(seqno);
   }
 
@@ -223,7 +239,12 @@ final class Streamer {
       } else {
         boolean appending = appendStage != null;
         long began = ctx.clock.nanoTime();
-        reopen(targets, appending ? appendStage
+        Pipeline.Targets t = targets;
+        if (appending && repair.replacementRequired(t, true, false)) {
+          // The block lost replicas before this append: stock's policy wants one more first.
+          t = repair.restore(t, t, acknowledged(), true, false);
+        }
+        reopen(t, appending ? appendStage
             : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
         appendStage = null;
         if (appending) { // the continued block is watched from here, for the bytes appended
@@ -247,6 +268,11 @@ final class Streamer {
     try {
       pipeline.send(p);
     } catch (IOException e) {
+      try {
+        ackThread.join(SEND_FAILURE_GRACE_MS); // it may yet read why (a restart, see there)
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
       throw queue.sendFailed(e, targets);
     }
   }
@@ -266,9 +292,7 @@ final class Streamer {
       bytesSent = 0;
       repair.blockStarted();
       try {
-        startPipeline(Pipeline.open(ctx.sockets, client, targets, block, token,
-            BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
-            layout.checksum, lazyPersist, targets.pinned(favoredNodes)));
+        startPipeline(createPipeline());
         ctx.blocks.increment();
         observe(0, began);
         return;
@@ -278,10 +302,51 @@ final class Streamer {
             e.getMessage());
         repair.failed.add(bad);
         abandonEmptyBlock();
-        if (attempt + 1 >= retries) {
+        if (attempt >= retries) { // retries after the first try, as stock counts them
           throw new IOException("Unable to create a new block for " + src + " after "
-              + retries + " tries; last: " + e.getMessage(), e);
+              + (attempt + 1) + " tries; last: " + e.getMessage(), e);
         }
+      }
+    }
+  }
+
+  /**
+   * Sets up the new block's pipeline. A DataNode that fails the setup (one dead but still listed
+   * by the NameNode, say) is dropped, and the block set up again on the others under a new
+   * generation stamp while they are at least {@code min-replication} (see
+   * {@link ReplaceOnFailure}), as Hadoop 3.4 clients do: the DataNodes drop what the failed try
+   * left. Otherwise the {@link Pipeline.SetupException} names, in {@link #targets}, the DataNode
+   * to blame, and the caller gives the block back for another.
+   */
+  private Pipeline createPipeline() throws IOException {
+    ExtendedBlock allocated = block;
+    while (true) {
+      try {
+        Pipeline p = Pipeline.open(ctx.sockets, client, targets, block, token,
+            BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
+            layout.checksum, lazyPersist, targets.pinned(favoredNodes));
+        if (block != allocated) {
+          try {
+            ctx.namenode.updatePipeline(client.getClientName(), allocated, block, targets.nodes,
+                targets.storageIds);
+          } catch (IOException e) {
+            p.abort();
+            throw e;
+          }
+        }
+        return p;
+      } catch (Pipeline.SetupException e) {
+        if (!ctx.replaceOnFailure.createsWith(targets.size() - 1)) {
+          throw e;
+        }
+        LOG.info("Setting block={} file={} up again without datanode={} reason={}", block, src,
+            targets.nodes[e.badIndex], e.getMessage());
+        repair.failed.add(targets.nodes[e.badIndex]);
+        targets = targets.without(e.badIndex);
+        LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block, client.getClientName());
+        block = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(), 0,
+            bumped.getBlock().getGenerationStamp());
+        token = bumped.getBlockToken();
       }
     }
   }
@@ -363,36 +428,15 @@ final class Streamer {
   }
 
   /**
-   * Sets up a pipeline to {@code t} for the current block after something changed: a new
-   * generation stamp from the NameNode, the DataNodes told to resume at the acknowledged length,
-   * then the NameNode told the new pipeline. A DataNode that fails the setup is dropped (and
-   * replaced when possible) and the setup tried again.
+   * Sets up a pipeline to {@code t} for the current block after something changed (see
+   * {@link #openAgain}). A DataNode that fails the setup is dropped (and replaced when possible)
+   * and the setup tried again.
    */
   private void reopen(Pipeline.Targets t, BlockConstructionStage stage) throws IOException {
     int maxTries = ctx.maxPipelineRecoveryRetries;
     for (int attempt = 1; ; attempt++) {
-      LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block,
-          client.getClientName());
-      long newStamp = bumped.getBlock().getGenerationStamp();
-      token = bumped.getBlockToken();
-      long acked = queue.bytesAcked();
       try {
-        Pipeline p = Pipeline.open(ctx.sockets, client, t, block, token, stage, acked, bytesSent,
-            newStamp, layout.checksum, lazyPersist, t.pinned(favoredNodes));
-        ExtendedBlock updated = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
-            acked, newStamp);
-        try {
-          ctx.reached(RepairHook.Step.PIPELINE_OPENED, src, t.addresses());
-          ctx.namenode.updatePipeline(client.getClientName(), block, updated, t.nodes,
-              t.storageIds);
-        } catch (IOException e) {
-          p.abort();
-          throw e;
-        }
-        block = updated;
-        targets = t;
-        startPipeline(p);
-        ctx.reached(RepairHook.Step.STREAMING_RESUMED, src, t.addresses());
+        openAgain(t, stage);
         return;
       } catch (Pipeline.SetupException e) {
         if (attempt >= maxTries || t.size() == 1) {
@@ -402,12 +446,42 @@ final class Streamer {
         LOG.warn("Pipeline setup failed file={} block={} pipeline={} dropping={} reason={}", src,
             block, t, t.nodes[e.badIndex], e.getMessage());
         repair.failed.add(t.nodes[e.badIndex]);
-        t = repair.restoreReplication(t.without(e.badIndex), acknowledged());
+        t = repair.restore(t.without(e.badIndex), t, acknowledged(), appended, hflushed);
         if (stage == BlockConstructionStage.PIPELINE_SETUP_APPEND) {
           stage = BlockConstructionStage.PIPELINE_SETUP_APPEND_RECOVERY;
         }
       }
     }
+  }
+
+  /**
+   * One try at setting up a pipeline to {@code t} for the current block: a new generation stamp
+   * from the NameNode, the DataNodes told to resume at the acknowledged length, then the
+   * NameNode told the new pipeline.
+   *
+   * @throws Pipeline.SetupException naming the DataNode that failed the setup
+   */
+  private void openAgain(Pipeline.Targets t, BlockConstructionStage stage) throws IOException {
+    LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block, client.getClientName());
+    long newStamp = bumped.getBlock().getGenerationStamp();
+    token = bumped.getBlockToken();
+    long acked = queue.bytesAcked();
+    Pipeline p = Pipeline.open(ctx.sockets, client, t, block, token, stage, acked, bytesSent,
+        newStamp, layout.checksum, lazyPersist, t.pinned(favoredNodes));
+    ExtendedBlock updated = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
+        acked, newStamp);
+    try {
+      ctx.reached(RepairHook.Step.PIPELINE_OPENED, src, t.addresses());
+      ctx.namenode.updatePipeline(client.getClientName(), block, updated, t.nodes,
+          t.storageIds);
+    } catch (IOException e) {
+      p.abort();
+      throw e;
+    }
+    block = updated;
+    targets = t;
+    startPipeline(p);
+    ctx.reached(RepairHook.Step.STREAMING_RESUMED, src, t.addresses());
   }
 
   /**
@@ -445,6 +519,10 @@ final class Streamer {
     ClientMetrics.JVM.pipelineRecoveries.increment();
     long acked = queue.bytesAcked();
     repair.recovering(block, acked, f);
+    if (f.restarting && targets.size() == 1) {
+      awaitRestart(f, closing);
+      return;
+    }
     int bad = Math.max(0, f.badIndex);
     LOG.warn("Recovering file={} block={} without datanode={} reason={}", src, block,
         targets.nodes[bad], f.getMessage());
@@ -471,8 +549,41 @@ final class Streamer {
       return;
     }
     freeze(survivors); // one of them is about to be copied to a newcomer
-    reopen(repair.restoreReplication(survivors, acknowledged()),
+    reopen(repair.restore(survivors, targets, acknowledged(), appended, hflushed),
         BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
+  }
+
+  /**
+   * Waits for the one DataNode of the pipeline, which said it is restarting (a rolling upgrade),
+   * to come back on its ports with its replica, for at most
+   * {@code dfs.client.datanode-restart.timeout}, and sets the pipeline up on it again: no other
+   * DataNode holds the block to rebuild it from. Stock clients wait likewise; they also wait for
+   * a restarting DataNode on the client's own host, which Curtail replaces like one that failed
+   * (a rebuild takes milliseconds, a restart seconds).
+   */
+  private void awaitRestart(PipelineFailure f, boolean closing) throws IOException {
+    long timeoutMs = client.getConf().getDatanodeRestartTimeout();
+    long deadline = ctx.clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    LOG.info("Waiting for restarting datanode={} file={} block={} timeoutMs={}", targets.nodes[0],
+        src, block, timeoutMs);
+    while (true) {
+      WriteContext.sleep(RESTART_POLL_MS);
+      try {
+        openAgain(targets, closing ? BlockConstructionStage.PIPELINE_CLOSE_RECOVERY
+            : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
+        break;
+      } catch (Pipeline.SetupException e) {
+        if (ctx.clock.nanoTime() - deadline >= 0) {
+          throw new IOException(targets.nodes[0] + " did not come back within " + timeoutMs
+              + " ms of saying it was restarting, and holds the only replica of " + block
+              + " of " + src + ": " + e.getMessage(), f);
+        }
+      }
+    }
+    LOG.info("Restarted datanode={} resumes file={} block={}", targets.nodes[0], src, block);
+    if (closing) {
+      endRecovered();
+    }
   }
 
   /**
@@ -482,6 +593,11 @@ final class Streamer {
    */
   private void closeRecovered(Pipeline.Targets t) throws IOException {
     reopen(t, BlockConstructionStage.PIPELINE_CLOSE_RECOVERY);
+    endRecovered();
+  }
+
+  /** Ends a block whose replicas a close-recovery setup just finalised. */
+  private void endRecovered() throws IOException {
     stopPipeline();
     queue.blockEndDone();
     endBlock();

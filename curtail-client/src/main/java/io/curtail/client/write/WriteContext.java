@@ -95,6 +95,8 @@ public final class WriteContext implements AutoCloseable {
   final SocketFactory sockets;
   final Slowness slowness;
   final FailFast failFast;
+  /** Stock's rules for a pipeline that lost a DataNode, from the client's configuration. */
+  final ReplaceOnFailure replaceOnFailure;
   final int maxPacketsInFlight;
   /** Recoveries of a pipeline in a row without progress before a write gives up, as stock's. */
   final int maxPipelineRecoveryRetries;
@@ -115,12 +117,14 @@ public final class WriteContext implements AutoCloseable {
   private volatile RepairHook repairHook = RepairHook.NONE;
 
   /**
-   * @param hadoopConf the configuration {@code client} was made with
+   * @param conf the configuration {@code client} was made with: stock's write settings Curtail
+   *     keeps are read from it
    * @param scheduler runs lease renewal and the periodic fail-fast check; closed with this
    */
-  public WriteContext(CurtailConfig config, DFSClient client, Configuration hadoopConf,
+  public WriteContext(CurtailConfig config, Configuration conf, DFSClient client,
       CurtailRuntime runtime, SocketFactory sockets, Scheduler scheduler) {
     this.config = config;
+    this.replaceOnFailure = ReplaceOnFailure.from(conf);
     this.client = client;
     this.namenode = NameNodeRetries.around(client.getNamenode(), NAMENODE_ATTEMPTS,
         NAMENODE_FIRST_PAUSE_MS);
@@ -133,7 +137,7 @@ public final class WriteContext implements AutoCloseable {
         config.reconstructionMinTimeoutNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
     this.maxPipelineRecoveryRetries = Math.max(1,
-        HadoopApi.maxPipelineRecoveryRetries(client.getConf(), hadoopConf));
+        HadoopApi.maxPipelineRecoveryRetries(client.getConf(), conf));
     this.scheduler = scheduler;
     // Both tick only while a stream is open: an idle client wakes no thread.
     this.leaseRenewal =
