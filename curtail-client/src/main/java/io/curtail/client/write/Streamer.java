@@ -186,6 +186,7 @@ final class Streamer {
 
   private void run() {
     long idleNanos = TimeUnit.MILLISECONDS.toNanos(client.getConf().getSocketTimeout() / 2);
+    boolean finished = false; // false if anything, an Error too, ends the loop early
     try {
       for (Packet next; (next = nextPacket(idleNanos)) != null; ) {
         try {
@@ -194,6 +195,7 @@ final class Streamer {
           mend(stop);
         }
       }
+      finished = true;
     } catch (IOException | RuntimeException e) {
       if (queue.state() != WriterState.BROKEN) {
         LOG.warn("Writing failed file={}", src, e);
@@ -205,7 +207,7 @@ final class Streamer {
       abandonEmptyBlock();
     } finally {
       stopPipeline();
-      queue.streamerStopped();
+      queue.streamerStopped(finished);
     }
   }
 

@@ -243,12 +243,18 @@ final class WriteQueue {
     notifyAll();
   }
 
-  /** The streamer stopped: the writer is CLOSED if all went well, else BROKEN. */
-  synchronized void streamerStopped() {
-    if (failure == null && state == WriterState.IDLE) {
+  /**
+   * The streamer stopped: the writer is CLOSED if it {@code finished} the file and all went well,
+   * else BROKEN. A streamer that did not finish never closes the stream, whatever the state says:
+   * one killed by an {@code Error} between packets would otherwise leave a writer whose close
+   * succeeds on a short file.
+   */
+  synchronized void streamerStopped(boolean finished) {
+    if (finished && failure == null && state == WriterState.IDLE) {
       state = WriterState.CLOSED;
     } else {
-      fail(new IOException("the streamer of " + src + " stopped while " + state));
+      fail(new IOException("the streamer of " + src + " stopped "
+          + (finished ? "while " + state : "before finishing the file, while " + state)));
     }
     notifyAll();
   }

@@ -61,7 +61,7 @@ class WriteQueueTest {
     queue.moveTo(WriterState.IDLE);
     queue.finishing();
     assertNull(queue.nextToSend(Long.MAX_VALUE, null), "finishing, nothing left");
-    queue.streamerStopped();
+    queue.streamerStopped(true);
     assertEquals(WriterState.CLOSED, queue.state());
     queue.checkFailure();
   }
@@ -129,7 +129,7 @@ class WriteQueueTest {
     IOException seen = assertThrows(IOException.class, () -> queue.enqueue(packet(0, 1), 8));
     assertSame(cause, seen.getCause(), "the writer is told why");
     queue.fail(new IOException("later"));
-    queue.streamerStopped();
+    queue.streamerStopped(false);
     assertEquals(WriterState.BROKEN, queue.state());
     assertSame(cause, assertThrows(IOException.class, queue::checkFailure).getCause(),
         "the first failure is the one reported");
@@ -138,8 +138,17 @@ class WriteQueueTest {
   @Test
   void aStreamerThatStopsMidBlockBreaksTheWriter() throws IOException {
     queue.pipelineStarted(pipeline);
-    queue.streamerStopped();
+    queue.streamerStopped(false);
     assertEquals(WriterState.BROKEN, queue.state());
+    assertThrows(IOException.class, queue::checkFailure);
+  }
+
+  @Test
+  void aStreamerKilledBetweenBlocksNeverClosesTheWriter() throws IOException {
+    queue.pipelineStarted(pipeline);
+    queue.moveTo(WriterState.IDLE); // a block ended; an Error kills the streamer here
+    queue.streamerStopped(false);
+    assertEquals(WriterState.BROKEN, queue.state(), "a close must not succeed on a short file");
     assertThrows(IOException.class, queue::checkFailure);
   }
 
