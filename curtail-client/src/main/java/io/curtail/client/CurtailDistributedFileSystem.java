@@ -37,7 +37,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
-import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -45,7 +44,6 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.util.Progressable;
@@ -245,8 +243,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
     long opened = System.nanoTime();
     countWrite(DFSOpsCountStatistics.OpType.CREATE);
-    return resolve(f, p -> createOnce(pathName(p), permission, flags, true, replication,
-        blockSize, progress, checksumOpt, favoredNodes, opened,
+    return resolve(f, p -> streams.createOnce(writes, pathName(p), permission, flags, true,
+        replication, blockSize, progress, checksumOpt, favoredNodes, opened,
         again -> super.create(p, permission, again, bufferSize, replication, blockSize, progress,
             checksumOpt)),
         (fs, p) -> fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
@@ -266,8 +264,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     countWrite(DFSOpsCountStatistics.OpType.CREATE);
     EnumSet<CreateFlag> flags = overwrite ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
         : EnumSet.of(CreateFlag.CREATE);
-    return resolve(f, p -> (HdfsDataOutputStream) createOnce(pathName(p), permission, flags,
-        true, replication, blockSize, progress, null, favoredNodes, opened,
+    // Every stream createOnce returns is an HdfsDataOutputStream, its fallback here too.
+    return resolve(f, p -> (HdfsDataOutputStream) streams.createOnce(writes, pathName(p),
+        permission, flags, true, replication, blockSize, progress, null, favoredNodes, opened,
         again -> super.create(p, permission, true, bufferSize, replication, blockSize, progress,
             favoredNodes)),
         (fs, p) -> {
@@ -294,46 +293,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     if (flags.contains(CreateFlag.OVERWRITE)) {
       flags.add(CreateFlag.CREATE);
     }
-    return resolve(f, p -> createOnce(pathName(p), permission, flags, false, replication,
-        blockSize, progress, null, null, opened,
+    return resolve(f, p -> streams.createOnce(writes, pathName(p), permission, flags, false,
+        replication, blockSize, progress, null, null, opened,
         again -> super.createNonRecursive(p, permission, again, bufferSize, replication,
             blockSize, progress)),
         (fs, p) -> fs.createNonRecursive(p, permission, flags, bufferSize, replication,
             blockSize, progress));
-  }
-
-  /** The stock create to fall back on, with the flags to create with. */
-  @FunctionalInterface
-  private interface StockCreate {
-    FSDataOutputStream create(EnumSet<CreateFlag> flags) throws IOException;
-  }
-
-  /**
-   * Creates {@code src} at the NameNode once and returns its stream, an
-   * {@link HdfsDataOutputStream} as stock's is: Curtail's, encrypting for a file in an encryption
-   * zone; stock's striped one for an erasure-coded file. Only where this Hadoop does not let
-   * Curtail build stock's striped stream is the new, empty file completed and created again by
-   * {@code stock}, replacing it.
-   */
-  private FSDataOutputStream createOnce(String src, FsPermission permission,
-      EnumSet<CreateFlag> flags, boolean createParent, short replication, long blockSize,
-      Progressable progress, ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes,
-      long opened, StockCreate stock) throws IOException {
-    HdfsFileStatus stat =
-        writes.createFile(src, permission, flags, createParent, replication, blockSize);
-    if (stat.getErasureCodingPolicy() != null) {
-      DFSOutputStream striped =
-          writes.striped(src, stat, flags, progress, checksumOpt, favoredNodes);
-      if (striped == null) {
-        EnumSet<CreateFlag> again = EnumSet.copyOf(flags);
-        again.add(CreateFlag.OVERWRITE);
-        return stock.create(again);
-      }
-      return streams.striped(striped);
-    }
-    CurtailOutputStream out =
-        writes.stream(src, stat, flags, progress, checksumOpt, favoredNodes);
-    return streams.curtail(out, stat.getFileEncryptionInfo(), src, 0, opened);
   }
 
   /** Counts a write operation as the stock methods do. */

@@ -9,14 +9,20 @@ import io.curtail.client.stream.CurtailDataInputStream;
 import io.curtail.client.stream.CurtailDataOutputStream;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.Encryption;
+import io.curtail.client.write.WriteContext;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileEncryptionInfo;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options.ChecksumOpt;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DFSOutputStream;
@@ -24,9 +30,12 @@ import org.apache.hadoop.hdfs.DFSStripedInputStream;
 import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.util.Progressable;
 
 /**
- * The streams a {@link CurtailDistributedFileSystem} hands out, Curtail's and stock's alike: of
+ * The streams a {@link CurtailDistributedFileSystem} hands out, Curtail's and stock's alike, and
+ * which a create gets (made once, whatever the file): of
  * the HDFS types ({@link HdfsDataInputStream}, {@link HdfsDataOutputStream}) as stock's are, so
  * applications that test for them keep what they offer; encrypting in encryption zones; and with
  * statistics on, ending each file's record on close, stock's streams timed per block.
@@ -44,6 +53,40 @@ final class Streams {
     this.conf = conf;
     this.statistics = statistics;
     this.stats = stats;
+  }
+
+  /** The stock create to fall back on, with the flags to create with. */
+  @FunctionalInterface
+  interface StockCreate {
+    FSDataOutputStream create(EnumSet<CreateFlag> flags) throws IOException;
+  }
+
+  /**
+   * Creates {@code src} at the NameNode once and returns its stream, an
+   * {@link HdfsDataOutputStream} as stock's is: Curtail's, encrypting for a file in an encryption
+   * zone; stock's striped one for an erasure-coded file. Only where this Hadoop does not let
+   * Curtail build stock's striped stream is the new, empty file completed and created again by
+   * {@code stock}, replacing it.
+   */
+  FSDataOutputStream createOnce(WriteContext writes, String src, FsPermission permission,
+      EnumSet<CreateFlag> flags, boolean createParent, short replication, long blockSize,
+      Progressable progress, ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes,
+      long opened, StockCreate stock) throws IOException {
+    HdfsFileStatus stat =
+        writes.createFile(src, permission, flags, createParent, replication, blockSize);
+    if (stat.getErasureCodingPolicy() != null) {
+      DFSOutputStream striped =
+          writes.striped(src, stat, flags, progress, checksumOpt, favoredNodes);
+      if (striped == null) {
+        EnumSet<CreateFlag> again = EnumSet.copyOf(flags);
+        again.add(CreateFlag.OVERWRITE);
+        return stock.create(again);
+      }
+      return striped(striped);
+    }
+    CurtailOutputStream out =
+        writes.stream(src, stat, flags, progress, checksumOpt, favoredNodes);
+    return curtail(out, stat.getFileEncryptionInfo(), src, 0, opened);
   }
 
   /** Curtail's input stream of {@code src}, opened with the stock stream {@code metadata}. */
