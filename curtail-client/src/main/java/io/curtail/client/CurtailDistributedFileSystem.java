@@ -9,9 +9,6 @@ import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
-import io.curtail.client.stats.MeasuredInputStream;
-import io.curtail.client.stats.MeasuredOutputStream;
-import io.curtail.client.stats.RecordedStreams;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
@@ -41,10 +38,10 @@ import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
-import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -65,17 +62,18 @@ import org.slf4j.LoggerFactory;
  * <p>With hedging on ({@code curtail.read.hedging} {@code static} or {@code smart}), {@code open}
  * and the {@code openFile} builder return Curtail's {@link CurtailInputStream}, except for
  * erasure-coded files, files in encryption zones and streams with checksum verification turned
- * off, which keep the stock stream. The stream is a plain {@link FSDataInputStream}, not an
- * {@code HdfsDataInputStream}.
+ * off, which keep the stock stream.
  *
- * <p>With fail-fast on ({@code curtail.write.failfast.enabled}, the default), {@code create},
- * {@code createNonRecursive} and {@code append} return Curtail's {@link CurtailOutputStream} in a
- * plain {@link FSDataOutputStream}; so does {@link #create(Path, FsPermission, EnumSet, int, short,
- * long, Progressable, ChecksumOpt, InetSocketAddress[])} with favoured nodes. These keep the stock
- * stream: erasure-coded files and files in encryption zones; the HDFS-specific methods typed to
- * return {@code HdfsDataOutputStream} (the favoured-node {@code create} overload, and
- * {@code primitiveCreate}); and the {@code createFile}/{@code appendFile} builders, which Hadoop
+ * <p>With fail-fast on ({@code curtail.write.failfast.enabled}, the default), {@code create}
+ * (the favoured-node overloads too), {@code createNonRecursive} and {@code append} return
+ * Curtail's {@link CurtailOutputStream}, encrypting in encryption zones. Each creates its file
+ * once; an erasure-coded file gets stock's striped stream, built from what that create returned.
+ * These keep the stock stream: appends to erasure-coded and encrypted files;
+ * {@code primitiveCreate}; and the {@code createFile}/{@code appendFile} builders, which Hadoop
  * makes final and routes through private methods a subclass cannot reach.
+ *
+ * <p>Every stream is of the HDFS types, {@code HdfsDataInputStream} and
+ * {@code HdfsDataOutputStream}, as stock's are ({@link Streams}).
  */
 public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailDistributedFileSystem.class);
@@ -86,6 +84,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private ReadContext reads;
   private WriteContext writes;
   private StatsLog stats;
+  private Streams streams;
   private boolean verifyChecksum = true;
   private DFSOpsCountStatistics opCounts;
 
@@ -100,6 +99,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     if (!parsed.statsDir().isEmpty()) {
       stats = openStats(parsed);
     }
+    streams = new Streams(getClient(), conf, statistics, stats);
     if (parsed.allTechniquesOff()) {
       return; // the stock file system, exactly (its streams timed if statistics are on)
     }
@@ -227,30 +227,57 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       ChecksumOpt checksumOpt) throws IOException {
     if (writes == null) {
       long opened = System.nanoTime();
-      return measured(super.create(f, permission, flags, bufferSize, replication, blockSize,
-          progress, checksumOpt), f, blockSize, opened);
+      return streams.stock(super.create(f, permission, flags, bufferSize, replication, blockSize,
+          progress, checksumOpt), src(f), blockSize, opened);
     }
     return create(f, permission, flags, bufferSize, replication, blockSize, progress,
         checksumOpt, null);
   }
 
   /**
-   * Creates a file whose blocks the NameNode places on {@code favoredNodes} where it can: the
-   * favoured-node create of {@link DistributedFileSystem}, returning Curtail's stream.
+   * Creates a file whose blocks the NameNode places on {@code favoredNodes} where it can, with
+   * {@code flags} and {@code checksumOpt}: Curtail's stream.
    */
   public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress,
       ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
     long opened = System.nanoTime();
     countWrite(DFSOpsCountStatistics.OpType.CREATE);
-    return resolve(f, p -> {
-      CurtailOutputStream out = writes.create(pathName(p), permission, flags, true, replication,
-          blockSize, progress, checksumOpt, favoredNodes);
-      return out != null ? recorded(out, pathName(p), 0, opened)
-          : super.create(p, permission, overwriting(flags), bufferSize, replication, blockSize,
-              progress, checksumOpt);
-    }, (fs, p) -> fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
-        checksumOpt));
+    return resolve(f, p -> streams.createOnce(writes, pathName(p), permission, flags, true,
+        replication, blockSize, progress, checksumOpt, favoredNodes, opened,
+        again -> super.create(p, permission, again, bufferSize, replication, blockSize, progress,
+            checksumOpt)),
+        (fs, p) -> fs.create(p, permission, flags, bufferSize, replication, blockSize, progress,
+            checksumOpt));
+  }
+
+  /** Stock's favoured-node create, typed for HDFS: Curtail's stream, with fail-fast on. */
+  @Override
+  public HdfsDataOutputStream create(Path f, FsPermission permission, boolean overwrite,
+      int bufferSize, short replication, long blockSize, Progressable progress,
+      InetSocketAddress[] favoredNodes) throws IOException {
+    if (writes == null) {
+      return super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress,
+          favoredNodes);
+    }
+    long opened = System.nanoTime();
+    countWrite(DFSOpsCountStatistics.OpType.CREATE);
+    EnumSet<CreateFlag> flags = overwrite ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
+        : EnumSet.of(CreateFlag.CREATE);
+    // Every stream createOnce returns is an HdfsDataOutputStream, its fallback here too.
+    return resolve(f, p -> (HdfsDataOutputStream) streams.createOnce(writes, pathName(p),
+        permission, flags, true, replication, blockSize, progress, null, favoredNodes, opened,
+        again -> super.create(p, permission, true, bufferSize, replication, blockSize, progress,
+            favoredNodes)),
+        (fs, p) -> {
+          if (fs instanceof DistributedFileSystem) {
+            return ((DistributedFileSystem) fs).create(p, permission, overwrite, bufferSize,
+                replication, blockSize, progress, favoredNodes);
+          }
+          // Stock's text.
+          throw new UnsupportedOperationException("Cannot create with favoredNodes through a"
+              + " symlink to a non-DistributedFileSystem: " + f + " -> " + p);
+        });
   }
 
   @Override
@@ -259,21 +286,19 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       Progressable progress) throws IOException {
     long opened = System.nanoTime();
     if (writes == null) {
-      return measured(super.createNonRecursive(f, permission, flags, bufferSize, replication,
-          blockSize, progress), f, blockSize, opened);
+      return streams.stock(super.createNonRecursive(f, permission, flags, bufferSize,
+          replication, blockSize, progress), src(f), blockSize, opened);
     }
     countWrite(DFSOpsCountStatistics.OpType.CREATE_NON_RECURSIVE);
     if (flags.contains(CreateFlag.OVERWRITE)) {
       flags.add(CreateFlag.CREATE);
     }
-    return resolve(f, p -> {
-      CurtailOutputStream out = writes.create(pathName(p), permission, flags, false, replication,
-          blockSize, progress, null, null);
-      return out != null ? recorded(out, pathName(p), 0, opened)
-          : super.createNonRecursive(p, permission, overwriting(flags), bufferSize, replication,
-              blockSize, progress);
-    }, (fs, p) -> fs.createNonRecursive(p, permission, flags, bufferSize, replication, blockSize,
-        progress));
+    return resolve(f, p -> streams.createOnce(writes, pathName(p), permission, flags, false,
+        replication, blockSize, progress, null, null, opened,
+        again -> super.createNonRecursive(p, permission, again, bufferSize, replication,
+            blockSize, progress)),
+        (fs, p) -> fs.createNonRecursive(p, permission, flags, bufferSize, replication,
+            blockSize, progress));
   }
 
   /** Counts a write operation as the stock methods do. */
@@ -296,21 +321,15 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     long opened = System.nanoTime();
     if (writes == null) {
       FSDataOutputStream out = super.append(f, flags, bufferSize, progress, favoredNodes);
-      return stats == null ? out : measured(out, f, getFileStatus(f).getBlockSize(), opened);
+      return stats == null ? out
+          : streams.stock(out, src(f), getFileStatus(f).getBlockSize(), opened);
     }
     countWrite(DFSOpsCountStatistics.OpType.APPEND);
     return resolve(f, p -> {
       CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
-      return out != null ? recorded(out, pathName(p), out.initialLength(), opened)
+      return out != null ? streams.curtail(out, null, pathName(p), out.initialLength(), opened)
           : super.append(p, flags, bufferSize, progress, favoredNodes);
     }, (fs, p) -> fs.append(p, bufferSize));
-  }
-
-  /** The flags of a create, made to replace the empty file Curtail created before falling back. */
-  private static EnumSet<CreateFlag> overwriting(EnumSet<CreateFlag> flags) {
-    EnumSet<CreateFlag> copy = EnumSet.copyOf(flags);
-    copy.add(CreateFlag.OVERWRITE);
-    return copy;
   }
 
   @Override
@@ -323,7 +342,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     long opened = System.nanoTime(); // a file's record starts here, its metadata included
     if (reads == null) {
-      return measured(super.open(f, bufferSize), f, opened);
+      return streams.stock(super.open(f, bufferSize), src(f), opened);
     }
     // As the stock open does: count the operation, resolve symlinks, then open.
     statistics.incrementReadOps(1);
@@ -340,55 +359,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
         }
         CurtailInputStream in =
             new CurtailInputStream(reads, getClient(), getConf(), src, metadata, statistics);
-        return stats == null ? new FSDataInputStream(in)
-            : RecordedStreams.input(in, in::bytesRead,
-                stats.file(false, "curtail", src, opened));
+        return streams.curtail(metadata, in, src, opened);
       } catch (IOException | RuntimeException e) {
         metadata.close();
         throw e;
       }
     }, (fs, p) -> fs.open(p, bufferSize));
-  }
-
-  /**
-   * A stock input stream, timed per block when statistics are on ({@link MeasuredInputStream}):
-   * then a plain {@link FSDataInputStream}, as Curtail's are. Erasure-coded and encrypted files
-   * keep stock's stream untimed.
-   */
-  private FSDataInputStream measured(FSDataInputStream in, Path f, long openedNanos) {
-    if (stats == null || !(in.getWrappedStream() instanceof DFSInputStream)
-        || in.getWrappedStream() instanceof DFSStripedInputStream) {
-      return in;
-    }
-    String src = fixRelativePart(f).toUri().getPath();
-    MeasuredInputStream measured =
-        new MeasuredInputStream((DFSInputStream) in.getWrappedStream(), stats, src);
-    return RecordedStreams.input(measured, measured::bytesRead,
-        stats.file(false, "stock", src, openedNanos));
-  }
-
-  /**
-   * A stock output stream, timed per block when statistics are on ({@link MeasuredOutputStream}):
-   * then a plain {@link FSDataOutputStream}, as Curtail's are. Erasure-coded files keep stock's
-   * stream untimed.
-   */
-  private FSDataOutputStream measured(FSDataOutputStream out, Path f, long blockSize,
-      long openedNanos) throws IOException {
-    if (stats == null || out.getWrappedStream() instanceof DFSStripedOutputStream) {
-      return out;
-    }
-    // The stock stream counts the bytes in this file system's statistics already.
-    String src = fixRelativePart(f).toUri().getPath();
-    return RecordedStreams.output(new MeasuredOutputStream(out, getClient(), stats, src,
-        blockSize), null, out.getPos(), stats.file(true, "stock", src, openedNanos));
-  }
-
-  /** Curtail's output stream, ending its file's record on close when statistics are on. */
-  private FSDataOutputStream recorded(CurtailOutputStream out, String src, long startPosition,
-      long openedNanos) throws IOException {
-    return stats == null ? new FSDataOutputStream(out, statistics, startPosition)
-        : RecordedStreams.output(out, statistics, startPosition,
-            stats.file(true, "curtail", src, openedNanos));
   }
 
   /** An operation on a path of this file system, once symlinks are resolved. */
@@ -422,6 +398,11 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
         return elsewhere.call(fs, p);
       }
     }.resolve(this, fixRelativePart(f));
+  }
+
+  /** {@code f}'s path, as statistics records name it. */
+  private String src(Path f) {
+    return fixRelativePart(f).toUri().getPath();
   }
 
   /** The path component of {@code p}, checked to belong to this file system, as stock does. */

@@ -1,5 +1,6 @@
 package io.curtail.client.read;
 
+import io.curtail.client.stream.HdfsInput;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -17,8 +18,11 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.ReadStatistics;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * reads may run from any number of threads alongside them, each on its own connections.
  */
 public final class CurtailInputStream extends PositionalInputStream implements ByteBufferReadable,
-    CanUnbuffer, CanSetReadahead, StreamCapabilities {
+    CanUnbuffer, CanSetReadahead, StreamCapabilities, HdfsInput {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailInputStream.class);
   private final ReadContext ctx;
   private final DFSClient client;
@@ -60,6 +64,10 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   private volatile boolean closed;
   /** Bytes this stream delivered, sequentially and by position. */
   private final LongAdder bytesRead = new LongAdder();
+  /** The same bytes by where they came from, as {@code HdfsDataInputStream} tells them. */
+  private final ReadStatistics readStatistics = new ReadStatistics();
+  /** The DataNode bytes last came from and whether it is on this host: one lookup per change. */
+  private volatile Locality lastSource;
 
   /** @param conf the file system's configuration, for RPCs to DataNodes */
   public CurtailInputStream(ReadContext ctx, DFSClient client, Configuration conf, String file,
@@ -143,8 +151,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     int n = Math.min(len, buffered.remaining());
     buffered.get(b, off, n);
     pos += n;
-    statistics.incrementBytesRead(n);
-    bytesRead.add(n);
+    counted(n, sequential == null ? null : sequential.currentDataNode());
     return n;
   }
 
@@ -163,8 +170,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     dst.put(slice);
     buffered.position(buffered.position() + n);
     pos += n;
-    statistics.incrementBytesRead(n);
-    bytesRead.add(n);
+    counted(n, sequential == null ? null : sequential.currentDataNode());
     return n;
   }
 
@@ -239,6 +245,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   }
 
   /** The DataNode sequential reads are being served by, or null when none is connected. */
+  @Override
   public synchronized DatanodeInfo getCurrentDatanode() {
     return sequential == null ? null : sequential.currentDataNode();
   }
@@ -284,11 +291,10 @@ public final class CurtailInputStream extends PositionalInputStream implements B
           dst.put(data);
           position += n;
           total += n;
+          counted(n, read.currentDataNode());
         }
       }
     }
-    statistics.incrementBytesRead(total);
-    bytesRead.add(total);
     return total;
   }
 
@@ -296,6 +302,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
    * The bytes this stream may read: the file's length, or for a file still being written what
    * every replica showed when it was opened (as {@code HdfsDataInputStream.getVisibleLength}).
    */
+  @Override
   public long getVisibleLength() {
     return length;
   }
@@ -303,6 +310,67 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   /** Bytes this stream delivered so far, sequentially and by position. */
   public long bytesRead() {
     return bytesRead.sum();
+  }
+
+  /**
+   * Counts {@code n} bytes delivered from {@code source} (null: not known), as stock counts a
+   * read: local when the DataNode is on this host. Curtail reads over TCP alone, so no byte is
+   * short-circuit or zero-copy.
+   */
+  private void counted(int n, DatanodeInfo source) {
+    statistics.incrementBytesRead(n);
+    bytesRead.add(n);
+    Locality l = lastSource;
+    if (l == null || l.node != source) {
+      l = new Locality(source);
+      lastSource = l;
+    }
+    if (l.local) {
+      readStatistics.addLocalBytes(n);
+    } else {
+      readStatistics.addRemoteBytes(n);
+    }
+  }
+
+  /** Whether a DataNode is on this host, decided once for each DataNode met in turn. */
+  private static final class Locality {
+    final DatanodeInfo node;
+    final boolean local;
+
+    Locality(DatanodeInfo node) {
+      this.node = node;
+      java.net.InetAddress address = node == null ? null
+          : NetUtils.createSocketAddr(node.getXferAddr()).getAddress();
+      this.local = address != null && NetUtils.isLocalAddress(address);
+    }
+  }
+
+  @Override
+  public ReadStatistics getReadStatistics() {
+    return new ReadStatistics(readStatistics);
+  }
+
+  @Override
+  public void clearReadStatistics() {
+    readStatistics.clear();
+  }
+
+  @Override
+  public List<LocatedBlock> getAllBlocks() {
+    return java.util.Collections.unmodifiableList(blocks);
+  }
+
+  /** The block holding the stream's position, or null at the end of the file. */
+  @Override
+  public synchronized ExtendedBlock getCurrentBlock() {
+    if (pos >= length) {
+      return null;
+    }
+    try {
+      return blockAt(pos).getBlock();
+    } catch (IOException e) {
+      return null; // no block holds it: the block list and the length disagree
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.curtail.client.stats;
 
 import io.curtail.client.read.PositionalInputStream;
+import io.curtail.client.stream.HdfsInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.ReadStatistics;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -29,7 +31,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
  * the NameNode gave (stock does not tell which replica served a positional read).
  */
 public final class MeasuredInputStream extends PositionalInputStream implements
-    ByteBufferReadable, CanSetReadahead, CanSetDropBehind, CanUnbuffer, StreamCapabilities {
+    ByteBufferReadable, CanSetReadahead, CanSetDropBehind, CanUnbuffer, StreamCapabilities,
+    HdfsInput {
   private final DFSInputStream in;
   private final StatsLog log;
   /** The file's blocks, for positional reads; fetched on the first, again past their end. */
@@ -232,6 +235,38 @@ public final class MeasuredInputStream extends PositionalInputStream implements
   @Override
   public boolean hasCapability(String capability) {
     return in.hasCapability(capability);
+  }
+
+  // What HdfsDataInputStream tells of the stream: the stock stream's own answers.
+
+  @Override
+  public DatanodeInfo getCurrentDatanode() {
+    return in.getCurrentDatanode();
+  }
+
+  @Override
+  public ExtendedBlock getCurrentBlock() {
+    return in.getCurrentBlock();
+  }
+
+  @Override
+  public List<LocatedBlock> getAllBlocks() throws IOException {
+    return in.getAllBlocks();
+  }
+
+  @Override
+  public long getVisibleLength() {
+    return in.getFileLength();
+  }
+
+  @Override
+  public ReadStatistics getReadStatistics() {
+    return in.getReadStatistics();
+  }
+
+  @Override
+  public void clearReadStatistics() {
+    in.clearReadStatistics();
   }
 
   @Override

@@ -1,15 +1,18 @@
 package io.curtail.client.stats;
 
+import io.curtail.client.stream.HdfsOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.fs.CanSetDropBehind;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream.SyncFlag;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.slf4j.Logger;
@@ -31,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * after {@code close} the NameNode may not yet list every replica of the last block.
  */
 public final class MeasuredOutputStream extends OutputStream implements Syncable,
-    StreamCapabilities, CanSetDropBehind {
+    StreamCapabilities, CanSetDropBehind, HdfsOutput {
   private static final Logger LOG = LoggerFactory.getLogger(MeasuredOutputStream.class);
 
-  private final FSDataOutputStream out;
+  private final HdfsDataOutputStream out;
   private final DFSClient client;
   private final StatsLog log;
   private final String file;
@@ -63,7 +66,7 @@ public final class MeasuredOutputStream extends OutputStream implements Syncable
    * @param out the stock stream, at the file's end ({@code out.getPos()}: 0, or an append's
    *     length)
    */
-  public MeasuredOutputStream(FSDataOutputStream out, DFSClient client, StatsLog log, String file,
+  public MeasuredOutputStream(HdfsDataOutputStream out, DFSClient client, StatsLog log, String file,
       long blockSize) {
     this.out = out;
     this.client = client;
@@ -172,6 +175,16 @@ public final class MeasuredOutputStream extends OutputStream implements Syncable
   @Override
   public void hsync() throws IOException {
     out.hsync();
+  }
+
+  @Override
+  public void hsync(EnumSet<SyncFlag> flags) throws IOException {
+    out.hsync(flags);
+  }
+
+  @Override
+  public int getCurrentBlockReplication() throws IOException {
+    return out.getCurrentBlockReplication();
   }
 
   @Override

@@ -1,30 +1,41 @@
 package io.curtail.client.stats;
 
+import io.curtail.client.stream.CurtailDataInputStream;
+import io.curtail.client.stream.CurtailDataOutputStream;
+import io.curtail.client.stream.HdfsInput;
+import io.curtail.client.stream.HdfsOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.function.LongSupplier;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.PositionedReadable;
+import org.apache.hadoop.fs.Seekable;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 
 /**
  * The streams a file system with statistics on hands out, each ending its file's record
  * ({@link StatsLog#file}) when closed: the whole file as the application waited for it, which
  * compares alike across cohorts whatever their streams time per block. Nothing is added to a read
- * or a write: the record is made on opening and ended on close.
+ * or a write: the record is made on opening and ended on close. They are the HDFS stream types,
+ * as stock's are, so applications that test for those keep what they offer.
  */
 public final class RecordedStreams {
   private RecordedStreams() {
   }
 
   /**
-   * {@code in}, in a plain {@link FSDataInputStream} that on close ends {@code record} with the
+   * {@code in}, in an {@link HdfsDataInputStream} that on close ends {@code record} with the
    * bytes {@code bytesRead} says were read.
+   *
+   * @param opened the stock stream the file was opened with (see {@link CurtailDataInputStream})
    */
-  public static FSDataInputStream input(InputStream in, LongSupplier bytesRead,
+  public static <S extends InputStream & Seekable & PositionedReadable & HdfsInput>
+      HdfsDataInputStream input(DFSInputStream opened, S in, LongSupplier bytesRead,
       BlockRecord record) {
-    return new FSDataInputStream(in) {
+    return new CurtailDataInputStream(opened, in) {
       private boolean recorded;
 
       @Override
@@ -44,13 +55,16 @@ public final class RecordedStreams {
   }
 
   /**
-   * {@code out}, in a plain {@link FSDataOutputStream} at {@code startPosition} counting bytes in
+   * {@code out}, in an {@link HdfsDataOutputStream} at {@code startPosition} counting bytes in
    * {@code statistics} (null: counted already), that on close ends {@code record} with the bytes
    * written through it; a close that fails marks it failed.
+   *
+   * @param wrapped what bytes are written to: {@code out}, or a crypto stream around it
    */
-  public static FSDataOutputStream output(OutputStream out, FileSystem.Statistics statistics,
-      long startPosition, BlockRecord record) throws IOException {
-    return new FSDataOutputStream(out, statistics, startPosition) {
+  public static <S extends OutputStream & HdfsOutput> HdfsDataOutputStream output(
+      OutputStream wrapped, S out, FileSystem.Statistics statistics, long startPosition,
+      BlockRecord record) throws IOException {
+    return new CurtailDataOutputStream(wrapped, out, statistics, startPosition) {
       private boolean recorded;
 
       @Override

@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import io.curtail.client.stream.HdfsOutput;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
@@ -29,7 +30,7 @@ import org.apache.hadoop.util.DataChecksum;
  * trip. Uncontended, the monitor is all a write costs more.
  */
 public final class CurtailOutputStream extends OutputStream implements Syncable,
-    StreamCapabilities {
+    StreamCapabilities, HdfsOutput {
   /** First wait before asking the NameNode again to complete the file; doubles from there. */
   private static final long FIRST_COMPLETE_RETRY_MS = 25;
 
@@ -171,6 +172,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
    * {@link #hsync}, with {@link SyncFlag#UPDATE_LENGTH} also recording the file's length at the
    * NameNode; {@link SyncFlag#END_BLOCK} ends the current block.
    */
+  @Override
   public void hsync(EnumSet<SyncFlag> flags) throws IOException {
     flush(true, flags.contains(SyncFlag.UPDATE_LENGTH), flags.contains(SyncFlag.END_BLOCK));
   }
@@ -230,6 +232,13 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
       checkOpen();
       throw e instanceof RemoteException ? WriteContext.unwrap((RemoteException) e) : e;
     }
+  }
+
+  /** The current pipeline's DataNodes; before the first block, the file's replication. */
+  @Override
+  public int getCurrentBlockReplication() throws IOException {
+    checkOpen();
+    return streamer.replicas(streamer.replication);
   }
 
   /** Flushing a stream is a no-op, as stock: {@link #hflush} makes data visible. */

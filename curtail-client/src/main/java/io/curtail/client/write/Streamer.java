@@ -70,7 +70,10 @@ final class Streamer {
   // ---- The streamer thread's.
   private ExtendedBlock block;
   private Token<BlockTokenIdentifier> token;
-  private Pipeline.Targets targets;
+  /** The file's replication, as the NameNode set it. */
+  final int replication;
+  /** Written by the streamer thread alone; volatile for {@link #replicas}. */
+  private volatile Pipeline.Targets targets;
   private Pipeline pipeline;
   private Thread ackThread;
   private long bytesSent;
@@ -95,6 +98,7 @@ final class Streamer {
     this.src = src;
     this.layout = new PacketLayout(stat.getBlockSize(), checksum,
         client.getConf().getWritePacketSize(), ctx.maxPacketsInFlight);
+    this.replication = stat.getReplication();
     this.repair = new PipelineRepair(ctx, src, stat.getFileId(), stat.getReplication());
     this.queue = new WriteQueue(src, ctx.clock);
     this.allocator = new BlockAllocator(ctx, src, stat.getFileId(), stat.getReplication(),
@@ -135,6 +139,12 @@ final class Streamer {
   // ---- The writer's.
 
   /** Where the first byte written goes in its block: past the data of a continued block. */
+  /** The DataNodes of the current block's pipeline; {@code orElse} before the first block. */
+  int replicas(int orElse) {
+    Pipeline.Targets t = targets;
+    return t == null ? orElse : t.size();
+  }
+
   long offsetInBlock() {
     return initialOffset;
   }

@@ -40,6 +40,7 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
@@ -152,20 +153,19 @@ public final class WriteContext implements AutoCloseable {
   }
 
   /**
-   * Creates {@code src} at the NameNode and returns Curtail's stream for it, or null when the new
-   * file is erasure-coded or encrypted: Curtail then closes the empty file it created and the
-   * caller creates it again with the stock stream (the one extra round trip is paid only there).
+   * Creates {@code src} at the NameNode, once, as stock's client does: retried while it races
+   * with a change of encryption zones. The status says what stream the file needs: Curtail's
+   * ({@link #stream}), wrapped in a crypto stream when it is encrypted ({@link Encryption}), or
+   * stock's striped one when it is erasure-coded ({@link #striped}).
    */
-  public CurtailOutputStream create(String src, FsPermission permission, EnumSet<CreateFlag> flags,
-      boolean createParent, short replication, long blockSize, Progressable progress,
-      ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
+  public HdfsFileStatus createFile(String src, FsPermission permission, EnumSet<CreateFlag> flags,
+      boolean createParent, short replication, long blockSize) throws IOException {
     FsPermission masked = FsCreateModes.applyUMask(
         permission == null ? FsPermission.getFileDefault() : permission,
         client.getConf().getUMask());
-    HdfsFileStatus stat = null;
-    for (int attempt = 0; stat == null; attempt++) {
+    for (int attempt = 0; ; attempt++) {
       try {
-        stat = namenode.create(src, masked, client.getClientName(),
+        return namenode.create(src, masked, client.getClientName(),
             new EnumSetWritable<>(flags, CreateFlag.class), createParent, replication, blockSize,
             CryptoProtocolVersion.supported(), null, null);
       } catch (RemoteException e) {
@@ -175,14 +175,32 @@ public final class WriteContext implements AutoCloseable {
         }
       }
     }
-    if (needsStockStream(stat)) {
-      namenode.complete(src, client.getClientName(), null, stat.getFileId());
-      return null;
-    }
+  }
+
+  /** Curtail's stream for {@code src}, a replicated file {@link #createFile} just created. */
+  public CurtailOutputStream stream(String src, HdfsFileStatus stat, EnumSet<CreateFlag> flags,
+      Progressable progress, ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes)
+      throws IOException {
     Streamer streamer = Streamer.start(this, src, stat, flags, progress,
         client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes), null);
     return register(new CurtailOutputStream(this, src, stat.getFileId(), streamer, 0, 0,
         flags.contains(CreateFlag.SYNC_BLOCK)));
+  }
+
+  /**
+   * Stock's striped stream for {@code src}, an erasure-coded file {@link #createFile} just
+   * created; or, where this Hadoop does not let it be built ({@link StripedStreams}), null once
+   * the empty file is completed, for the caller to create it again with the stock stream.
+   */
+  public DFSOutputStream striped(String src, HdfsFileStatus stat, EnumSet<CreateFlag> flags,
+      Progressable progress, ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes)
+      throws IOException {
+    if (!StripedStreams.available()) {
+      namenode.complete(src, client.getClientName(), null, stat.getFileId());
+      return null;
+    }
+    return StripedStreams.start(client, src, stat, flags, progress,
+        client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes));
   }
 
   /**
@@ -193,14 +211,19 @@ public final class WriteContext implements AutoCloseable {
       InetSocketAddress[] favoredNodes) throws IOException {
     CreateFlag.validateForAppend(flags);
     HdfsFileStatus before = client.getFileInfo(src);
-    if (before == null) {
-      throw new FileNotFoundException("File " + src + " not found");
-    }
-    if (needsStockStream(before)) {
+    if (before != null && needsStockStream(before)) {
       return null;
     }
+    // A missing file is the NameNode's to refuse, so the exception and its text are stock's.
     LastBlockWithStatus last = callAppend(src, flags);
     HdfsFileStatus stat = last.getFileStatus() != null ? last.getFileStatus() : client.getFileInfo(src);
+    if (before == null && needsStockStream(stat)) {
+      // Created between the two calls, and in need of stock's stream: give the file back as it
+      // was, for the caller's stock append.
+      namenode.complete(src, client.getClientName(),
+          last.getLastBlock() == null ? null : last.getLastBlock().getBlock(), stat.getFileId());
+      return null;
+    }
     Streamer streamer = Streamer.start(this, src, stat, flags, progress,
         client.getConf().createChecksum(null), favoredNodeNames(favoredNodes),
         last.getLastBlock());
