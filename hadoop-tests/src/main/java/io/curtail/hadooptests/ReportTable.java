@@ -31,6 +31,7 @@ public final class ReportTable {
     final Map<String, String> failed = new LinkedHashMap<>();
     int tests;
     int skipped;
+    double seconds;
   }
 
   public static void main(String[] args) throws Exception {
@@ -40,8 +41,9 @@ public final class ReportTable {
     TreeSet<String> classes = new TreeSet<>(stock.keySet());
     classes.addAll(curtail.keySet());
 
-    System.out.println("| class | tests | stock failed | Curtail failed | failing only with Curtail |");
-    System.out.println("|---|---|---|---|---|");
+    System.out.println("| class | tests | stock failed | Curtail failed | failing only with Curtail"
+        + " | seconds, stock / Curtail |");
+    System.out.println("|---|---|---|---|---|---|");
     int tests = 0;
     int stockFailed = 0;
     int curtailFailed = 0;
@@ -62,11 +64,11 @@ public final class ReportTable {
       tests += n;
       stockFailed += s == null ? 0 : s.failed.size();
       curtailFailed += k == null ? 0 : k.failed.size();
-      System.out.printf("| %s | %d | %s | %s | %s |%n", simple(c), n, count(s), count(k),
-          String.join(", ", only));
+      System.out.printf("| %s | %d | %s | %s | %s | %s / %s |%n", simple(c), n, count(s),
+          count(k), String.join(", ", only), seconds(s), seconds(k));
     }
-    System.out.printf("| **all %d classes** | %d | %d | %d | %d |%n", classes.size(), tests,
-        stockFailed, curtailFailed, curtailOnly.size());
+    System.out.printf("| **all %d classes** | %d | %d | %d | %d | %s / %s |%n", classes.size(),
+        tests, stockFailed, curtailFailed, curtailOnly.size(), total(stock), total(curtail));
 
     System.out.println();
     System.out.println("Why each failed only with Curtail:");
@@ -79,6 +81,14 @@ public final class ReportTable {
   /** "no report" where a run left none for the class (its JVM killed or never started). */
   private static String count(Suite s) {
     return s == null ? "no report" : String.valueOf(s.failed.size());
+  }
+
+  private static String seconds(Suite s) {
+    return s == null ? "-" : String.format("%.0f", s.seconds);
+  }
+
+  private static String total(Map<String, Suite> run) {
+    return String.format("%.0f", run.values().stream().mapToDouble(s -> s.seconds).sum());
   }
 
   private static String simple(String className) {
@@ -100,12 +110,13 @@ public final class ReportTable {
         Element tc = (Element) cases.item(i);
         Suite s = suites.computeIfAbsent(tc.getAttribute("classname"), c -> new Suite());
         s.tests++;
+        s.seconds += Double.parseDouble(tc.getAttribute("time").replace(",", ""));
         Element why = first(tc, "failure");
         if (why == null) {
           why = first(tc, "error");
         }
         if (why != null) {
-          s.failed.put(tc.getAttribute("name"), reason(why));
+          s.failed.put(tc.getAttribute("name"), reason(why, tc.getAttribute("classname")));
         } else if (first(tc, "skipped") != null) {
           s.skipped++;
         }
@@ -119,17 +130,35 @@ public final class ReportTable {
     return l.getLength() == 0 ? null : (Element) l.item(0);
   }
 
-  /** The exception's class and the first line of its message, cut to a table's width. */
-  private static String reason(Element why) {
+  /**
+   * The exception's class, the first line of its message cut to a line's width, and the line of
+   * the test class it was thrown through: what a reader needs to tell a cast to a stock class or
+   * a stock internal read from a contract difference.
+   */
+  private static String reason(Element why, String testClass) {
     String type = why.getAttribute("type");
     String message = why.getAttribute("message").strip();
     int eol = message.indexOf('\n');
     if (eol >= 0) {
       message = message.substring(0, eol);
     }
+    // A ClassCastException's message ends in a long note on modules and loaders.
+    int note = message.indexOf(" (");
+    if (type.endsWith("ClassCastException") && note > 0) {
+      message = message.substring(0, note);
+    }
     if (message.length() > 200) {
       message = message.substring(0, 200) + "…";
     }
-    return type.substring(type.lastIndexOf('.') + 1) + (message.isEmpty() ? "" : ": " + message);
+    String where = "";
+    for (String line : why.getTextContent().split("\n")) {
+      String frame = line.strip();
+      if (frame.startsWith("at " + testClass + ".")) {
+        where = " (" + frame.substring(frame.lastIndexOf('(') + 1, frame.length() - 1) + ")";
+        break;
+      }
+    }
+    return type.substring(type.lastIndexOf('.') + 1) + (message.isEmpty() ? "" : ": " + message)
+        + where;
   }
 }
