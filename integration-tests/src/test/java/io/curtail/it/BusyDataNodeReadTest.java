@@ -41,14 +41,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class BusyDataNodeReadTest {
   private static final int MAX_THREADS = 4;
-  /** The retry window, shortened from stock's 3 s so the test takes seconds. */
+  /** The retry window, shortened from stock's 3 s so the tests take seconds. */
   private static final long WINDOW_MS = 250;
   private static final long LENGTH = 300 * 1024;
   @RegisterExtension
   static final FaultyClusterExtension CLUSTER = new FaultyClusterExtension(b -> b.dataNodes(1)
       .blockSize(256 * 1024)
       .set("dfs.datanode.max.transfer.threads", Integer.toString(MAX_THREADS))
-      .set("dfs.client.retry.window.base", Long.toString(WINDOW_MS))
       .set("dfs.client.max.block.acquire.failures", "3")
       .set("dfs.datanode.socket.reuse.keepalive", "100"));
 
@@ -59,18 +58,24 @@ class BusyDataNodeReadTest {
     Path p = new Path("/busy/recovers");
     SeededData.create(CLUSTER.stock(), p, 11, LENGTH);
     ExecutorService reader = Executors.newSingleThreadExecutor();
-    List<Socket> hogs = takeEveryTransferThread(c);
-    try (CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.emptyMap());
+    long windowMs = 4 * WINDOW_MS;
+    List<Socket> hogs = new ArrayList<>();
+    try (CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.singletonMap(
+            "dfs.client.retry.window.base", Long.toString(windowMs)));
         FSDataInputStream in = fs.open(p)) {
       assertTrue(in.getWrappedStream() instanceof CurtailInputStream);
+      // A first read loads the read path, so that the read under test meets the busy DataNode
+      // at once rather than after the threads are freed.
+      assertEquals(LENGTH, SeededData.verify(fs, p, 11, LENGTH));
+      hogs.addAll(takeEveryTransferThread(c));
       Future<byte[]> read = reader.submit(() -> {
         byte[] got = new byte[(int) LENGTH];
         in.readFully(0, got);
         return got;
       });
       // Stock's earliest last attempt comes 3 windows after the first (0 + 1 + 2 windows of
-      // waiting); the threads are freed well before that, so a patient reader must succeed.
-      Thread.sleep(WINDOW_MS);
+      // waiting); the threads are freed before that, so a patient reader must succeed.
+      Thread.sleep(windowMs * 3 / 2);
       assertTrue(!read.isDone(), "the read ended while the DataNode refused every read");
       release(hogs);
       assertArrayEquals(SeededData.bytes(11, (int) LENGTH), read.get(30, TimeUnit.SECONDS));
@@ -86,7 +91,8 @@ class BusyDataNodeReadTest {
     Path p = new Path("/busy/gives-up");
     SeededData.create(CLUSTER.stock(), p, 12, LENGTH);
     List<Socket> hogs = takeEveryTransferThread(c);
-    try (CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.emptyMap());
+    try (CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.singletonMap(
+            "dfs.client.retry.window.base", Long.toString(WINDOW_MS)));
         FSDataInputStream in = fs.open(p)) {
       long start = System.nanoTime();
       IOException e = assertThrows(IOException.class, () -> in.read(0, new byte[4096], 0, 4096));
