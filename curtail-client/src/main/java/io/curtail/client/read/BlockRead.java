@@ -1,28 +1,21 @@
 package io.curtail.client.read;
 
-import io.curtail.client.policy.AcquireRetry;
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.ChecksumException;
-import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.protocol.datatransfer.InvalidEncryptionKeyException;
-import org.apache.hadoop.hdfs.security.token.block.InvalidBlockTokenException;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
-import org.apache.hadoop.security.token.SecretManager.InvalidToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,10 +26,8 @@ import org.slf4j.LoggerFactory;
  * connection of its own; whichever delivers first wins, the range carries on from the winner and
  * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
  * checksum is reported to the NameNode) and the read fails over to the next; when every replica
- * failed, the block's locations are fetched again after stock's wait ({@link AcquireRetry}), and
- * after stock's number of rounds the read fails with a {@link BlockMissingException}, as stock's.
- * A rejected block token is renewed once and an invalid encryption key cleared once, as stock
- * does, without counting as a failure.
+ * failed, the block's locations are fetched again after stock's wait, and after stock's number
+ * of rounds the read fails as stock's does ({@link ReadRetries}).
  *
  * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
  */
@@ -72,12 +63,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   /** What each replica is known to take, per the plan; a hedge goes only where it is less. */
   private long[] knownNanos;
   private boolean[] failed;
-  /** Rounds in which every replica failed since a packet was last delivered (stock's count). */
-  private int failures;
-  /** Whether the block token was renewed once already (a rejected one), as stock does once. */
-  private boolean tokenRenewed;
-  /** Whether the data encryption key was cleared once already (an invalid one). */
-  private boolean keyCleared;
+  /** What to do when replicas fail: renewals, and how long to wait before asking again. */
+  private final ReadRetries retries = new ReadRetries();
   private int current = -1;
   /** Packets read from the current replica since the read last looked at what the JVM knows. */
   private int packetsSinceLook;
@@ -125,24 +112,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
    */
   BlockRead(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan, long offset,
       long length) {
-    this(ctx, client, file, new BlockSource() {
-      @Override
-      public ReplicaPlan plan(LocatedBlock b) {
-        return b == plan.block && plan.fresh(ctx) ? plan : ReplicaPlan.of(ctx, b);
-      }
-
-      @Override
-      public LocatedBlock refetch(LocatedBlock b) throws IOException {
-        for (LocatedBlock l : client.getLocatedBlocks(file, b.getStartOffset(), 1)
-            .getLocatedBlocks()) {
-          if (l.getStartOffset() == b.getStartOffset()) {
-            return l;
-          }
-        }
-        throw new IOException("The NameNode lists no block of " + file + " at offset "
-            + b.getStartOffset() + " any more");
-      }
-    }, client.getDefaultReadCachingStrategy(), plan.block, offset, length);
+    this(ctx, client, file, BlockSource.fixed(ctx, client, file, plan),
+        client.getDefaultReadCachingStrategy(), plan.block, offset, length);
   }
 
   /** Reads the block's replicas in {@code plan}'s order; none has failed yet. */
@@ -209,7 +180,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         position += data.remaining();
         distance = reader.networkDistance();
-        failures = 0; // stock counts rounds of failures per read call
+        retries.delivered();
         return data;
       } catch (ChecksumException e) {
         LOG.warn("Bad checksum, reporting replica file={} block={} datanode={} offset={}", file,
@@ -217,43 +188,32 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         client.reportBadBlocks(new LocatedBlock[] {
             new LocatedBlock(block.getBlock(), new DatanodeInfo[] {replicas[current]})});
         dropCurrent();
-      } catch (InvalidEncryptionKeyException e) {
-        if (keyCleared) {
-          failedOver(e);
-        } else {
-          // The NameNode rolled its keys since the client fetched one: fetch another and try the
-          // same DataNode again, once, as stock does.
-          LOG.info("Encryption key rejected, fetching a new one file={} block={} datanode={}",
-              file, block.getBlock(), replicas[current]);
-          keyCleared = true;
-          client.clearDataEncryptionKey();
-          reader.close();
-          reader = null;
-        }
-      } catch (InvalidBlockTokenException | InvalidToken e) {
-        if (tokenRenewed) {
-          failedOver(e);
-        } else {
-          // The token expired (a long-lived stream) or its key was rolled: new locations bring a
-          // new one, which the stream keeps for the reads after this one.
-          LOG.info("Block token rejected, fetching a new one file={} block={} datanode={}",
-              file, block.getBlock(), replicas[current]);
-          tokenRenewed = true;
-          reader.close();
-          reader = null;
-          follow(source.plan(source.refetch(block)));
-        }
       } catch (IOException e) {
-        failedOver(e);
+        goOnAfter(e);
       }
     }
     return null;
   }
 
-  private void failedOver(IOException e) {
-    LOG.warn("Read failed, trying another replica file={} block={} datanode={} offset={}",
-        file, block.getBlock(), replicas[current], position, e);
-    dropCurrent();
+  /** Carries on after the current replica failed with {@code e} ({@link ReadRetries}). */
+  private void goOnAfter(IOException e) throws IOException {
+    ReadRetries.Next next = retries.after(e);
+    if (next == ReadRetries.Next.NEXT_REPLICA) {
+      LOG.warn("Read failed, trying another replica file={} block={} datanode={} offset={}",
+          file, block.getBlock(), replicas[current], position, e);
+      dropCurrent();
+      return;
+    }
+    LOG.info("Fetching a new {} file={} block={} datanode={} reason={}",
+        next == ReadRetries.Next.NEW_KEY ? "encryption key" : "block token", file,
+        block.getBlock(), replicas[current], e.toString());
+    reader.close();
+    reader = null;
+    if (next == ReadRetries.Next.NEW_KEY) {
+      client.clearDataEncryptionKey(); // the same replica is tried again with a new one
+    } else {
+      follow(source.plan(source.refetch(block))); // kept by the stream for the reads after
+    }
   }
 
   /**
@@ -321,32 +281,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
           return;
         }
       }
-      // Only on failure: read the client's settings here, not on every read.
-      AcquireRetry retry = new AcquireRetry(client.getConf().getMaxBlockAcquireFailures(),
-          client.getConf().getTimeWindow());
-      if (retry.givesUp(failures)) {
-        // Stock's text and type, which applications and frameworks match on.
-        throw new BlockMissingException(file, "Could not obtain block: " + block.getBlock()
-            + " file=" + file + " at offset " + (block.getStartOffset() + position) + ": every"
-            + " replica failed in " + (failures + 1) + " rounds, last " + Arrays.toString(replicas),
-            block.getStartOffset());
-      }
-      long waitMs = retry.waitMs(failures, ThreadLocalRandom.current().nextDouble());
-      LOG.warn("No replica could serve the read, asking the NameNode again file={} block={}"
-          + " replicas={} round={} waitMs={}", file, block.getBlock(), Arrays.toString(replicas),
-          failures + 1, waitMs);
-      sleep(waitMs);
-      failures++;
+      retries.awaitRefetch(client.getConf(), file, block, block.getStartOffset() + position,
+          replicas);
       follow(source.plan(source.refetch(block)));
-    }
-  }
-
-  private static void sleep(long ms) throws InterruptedIOException {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while waiting to read a block again");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.curtail.client.read;
 
 import java.io.IOException;
+import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 
 /**
@@ -18,4 +19,29 @@ interface BlockSource {
    * @throws IOException if the NameNode fails, or lists no replica of the block
    */
   LocatedBlock refetch(LocatedBlock block) throws IOException;
+
+  /**
+   * {@code plan} while it is fresh, and locations asked again kept by nobody: for a read of one
+   * block outside a stream.
+   */
+  static BlockSource fixed(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan) {
+    return new BlockSource() {
+      @Override
+      public ReplicaPlan plan(LocatedBlock b) {
+        return b == plan.block && plan.fresh(ctx) ? plan : ReplicaPlan.of(ctx, b);
+      }
+
+      @Override
+      public LocatedBlock refetch(LocatedBlock b) throws IOException {
+        for (LocatedBlock l : client.getLocatedBlocks(file, b.getStartOffset(), 1)
+            .getLocatedBlocks()) {
+          if (l.getStartOffset() == b.getStartOffset()) {
+            return l;
+          }
+        }
+        throw new IOException("The NameNode no longer lists " + b.getBlock() + " of " + file
+            + " at offset " + b.getStartOffset());
+      }
+    };
+  }
 }
