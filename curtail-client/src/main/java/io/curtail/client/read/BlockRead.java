@@ -63,8 +63,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   /** What each replica is known to take, per the plan; a hedge goes only where it is less. */
   private long[] knownNanos;
   private boolean[] failed;
-  /** What to do when replicas fail: renewals, and how long to wait before asking again. */
-  private final ReadRetries retries = new ReadRetries();
+  /** What to do when replicas fail: renewals, how long to wait; made on the first failure. */
+  private ReadRetries retries;
   private int current = -1;
   /** Packets read from the current replica since the read last looked at what the JVM knows. */
   private int packetsSinceLook;
@@ -180,7 +180,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         position += data.remaining();
         distance = reader.networkDistance();
-        retries.delivered();
+        if (retries != null) {
+          retries.delivered();
+        }
         return data;
       } catch (ChecksumException e) {
         LOG.warn("Bad checksum, reporting replica file={} block={} datanode={} offset={}", file,
@@ -195,9 +197,16 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     return null;
   }
 
+  private ReadRetries retries() {
+    if (retries == null) {
+      retries = new ReadRetries();
+    }
+    return retries;
+  }
+
   /** Carries on after the current replica failed with {@code e} ({@link ReadRetries}). */
   private void goOnAfter(IOException e) throws IOException {
-    ReadRetries.Next next = retries.after(e);
+    ReadRetries.Next next = retries().after(e);
     if (next == ReadRetries.Next.NEXT_REPLICA) {
       LOG.warn("Read failed, trying another replica file={} block={} datanode={} offset={}",
           file, block.getBlock(), replicas[current], position, e);
@@ -281,7 +290,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
           return;
         }
       }
-      retries.awaitRefetch(client.getConf(), file, block, block.getStartOffset() + position,
+      retries().awaitRefetch(client.getConf(), file, block, block.getStartOffset() + position,
           replicas);
       follow(source.plan(source.refetch(block)));
     }

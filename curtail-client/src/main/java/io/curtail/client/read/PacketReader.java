@@ -54,6 +54,7 @@ final class PacketReader implements Closeable, Abortable {
   private final NanoClock clock;
   private final SocketFactory sockets;
   private final ConnectionPool pool;
+  private final NetworkDistances distances;
   private final String file;
   private final LocatedBlock located;
   private final ExtendedBlock block;
@@ -87,6 +88,7 @@ final class PacketReader implements Closeable, Abortable {
     this.clock = ctx.clock;
     this.sockets = ctx.sockets;
     this.pool = ctx.connections;
+    this.distances = ctx.distances;
     this.file = file;
     this.located = located;
     this.block = located.getBlock();
@@ -300,16 +302,11 @@ final class PacketReader implements Closeable, Abortable {
 
   /**
    * The network distance from this client to the DataNode, as stock's block readers count it for
-   * the file system's statistics: 0 on the same host, 2 in the same rack, and so on; worked out
-   * once per reader (it allocates), not per packet.
+   * the file system's statistics: 0 on the same host, 2 in the same rack, and so on.
    */
   int networkDistance() {
     if (distance < 0) {
-      try {
-        distance = client.getClientContext().getNetworkDistance(dataNode);
-      } catch (IOException e) {
-        distance = Integer.MAX_VALUE; // unresolvable: counted as far, never failing a read
-      }
+      distance = distances.of(client, dataNode);
     }
     return distance;
   }
