@@ -29,6 +29,9 @@ import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.security.token.block.BlockKey;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenSecretManager;
+import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.slf4j.Logger;
@@ -370,6 +373,34 @@ public final class FaultyCluster implements AutoCloseable {
   public void blockTokenLifetime(long lifetimeMs) {
     cluster.getNamesystem().getBlockManager().getBlockTokenSecretManager()
         .setTokenLifetime(lifetimeMs);
+  }
+
+  /**
+   * Makes the NameNode roll its block keys and every DataNode forget the key that was current
+   * until now: what a long-lived client meets once the key its data encryption key was made from
+   * expired, without waiting hours for it to. The cluster must have been built with
+   * {@code dfs.block.access.token.enable=true}.
+   */
+  public void rollBlockKeysForgettingCurrent() throws IOException {
+    BlockTokenSecretManager nn =
+        cluster.getNamesystem().getBlockManager().getBlockTokenSecretManager();
+    int old = nn.getCurrentKey().getKeyId();
+    nn.updateKeys(Long.MAX_VALUE); // any time past the update interval rolls them now
+    ExportedBlockKeys all = nn.exportKeys();
+    List<BlockKey> kept = new ArrayList<>();
+    for (BlockKey k : all.getAllKeys()) {
+      if (k.getKeyId() != old) {
+        kept.add(k);
+      }
+    }
+    ExportedBlockKeys withoutOld = new ExportedBlockKeys(true, all.getKeyUpdateInterval(),
+        all.getTokenLifetime(), all.getCurrentKey(), kept.toArray(new BlockKey[0]));
+    String pool = cluster.getNamesystem().getBlockPoolId();
+    for (DataNode dn : cluster.getDataNodes()) {
+      dn.getBlockPoolTokenSecretManager().get(pool).clearAllKeysForTesting();
+      dn.getBlockPoolTokenSecretManager().addKeys(pool, withoutOld);
+    }
+    LOG.info("Rolled the block keys; the DataNodes forgot key {}", old);
   }
 
   /**

@@ -47,4 +47,34 @@ class EncryptedTransferTest {
       assertEquals(length, SeededData.verify(curtail, byCurtail, 31, length));
     }
   }
+
+  /**
+   * A client that fetched its data encryption key before the block keys rolled (a long-lived
+   * one) is refused by DataNodes that no longer know the key it was made from: stock clears the
+   * key and tries again once with a new one, and so must Curtail, rather than fail over to
+   * replicas that refuse it alike.
+   */
+  @Test
+  void aKeyTheDataNodesForgotIsFetchedAgainOnce() throws Exception {
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(1 << 20)
+            .set("dfs.block.access.token.enable", "true")
+            .set("dfs.encrypt.data.transfer", "true")
+            // Connections kept between reads end soon, so the read after the roll connects anew.
+            .set("dfs.datanode.socket.reuse.keepalive", "100")
+            .build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        CurtailDistributedFileSystem curtail = c.curtailFileSystem(Collections.emptyMap())) {
+      Path p = new Path("/enc/rolled");
+      long length = (1 << 20) + 999;
+      SeededData.create(stock, p, 33, length);
+      c.awaitReplicas(stock, p, 3);
+      assertEquals(length, SeededData.verify(curtail, p, 33, length)); // fetches a key
+      c.rollBlockKeysForgettingCurrent();
+      Thread.sleep(500); // the connections kept from the first read are closed by now
+      try (FSDataInputStream in = curtail.open(p)) {
+        assertTrue(in.getWrappedStream() instanceof CurtailInputStream);
+        SeededData.verify(in, 33, length, p.toString());
+      }
+    }
+  }
 }

@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * connection of its own; whichever delivers first wins, the range carries on from the winner and
  * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
  * checksum is reported to the NameNode) and the read fails over to the next; when every replica
- * failed, the block's locations are fetched again once.
+ * failed, the block's locations are fetched again after stock's wait, and after stock's number
+ * of rounds the read fails as stock's does ({@link ReadRetries}).
  *
  * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
  */
@@ -51,7 +52,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private final DFSClient client;
   private final String file;
   private final long end;
-  private final Function<LocatedBlock, ReplicaPlan> plans;
+  private final BlockSource source;
+  /** How the DataNode caches what it reads (readahead, drop-behind), as the stream was told. */
+  private final CachingStrategy caching;
   /** The plan being followed: its block, replicas in order and what each is known to take. */
   private ReplicaPlan plan;
   private LocatedBlock block;
@@ -60,7 +63,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   /** What each replica is known to take, per the plan; a hedge goes only where it is less. */
   private long[] knownNanos;
   private boolean[] failed;
-  private boolean refetched;
+  /** What to do when replicas fail: renewals, how long to wait; made on the first failure. */
+  private ReadRetries retries;
   private int current = -1;
   /** Packets read from the current replica since the read last looked at what the JVM knows. */
   private int packetsSinceLook;
@@ -79,32 +83,37 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private final long start;
   /** Who watches this read: its statistics record, its span (a child of the reader's). */
   private final BlockObserver observer;
+  /** The network distance to the DataNode of the bytes {@link #next()} returned last. */
+  private int distance;
 
   /**
    * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
-   * {@code plans} gives (the stream's plans, made again only once stale, which the read looks at
-   * every few packets).
+   * {@code source} gives (the stream's plans, made again only once stale, which the read looks at
+   * every few packets), asking the DataNodes to cache as {@code caching} says.
    */
-  BlockRead(ReadContext ctx, DFSClient client, String file,
-      Function<LocatedBlock, ReplicaPlan> plans, LocatedBlock block, long offset, long length) {
+  BlockRead(ReadContext ctx, DFSClient client, String file, BlockSource source,
+      CachingStrategy caching, LocatedBlock block, long offset, long length) {
     this.ctx = ctx;
     this.client = client;
     this.file = file;
-    this.plans = plans;
+    this.source = source;
+    this.caching = caching;
     this.position = offset;
     this.start = offset;
     this.end = offset + length;
     this.observer = ctx.observe(file, block.getBlock().getBlockId());
-    follow(plans.apply(block));
+    follow(source.plan(block));
     ctx.watch(this);
   }
 
-  /** Reads bytes [{@code offset}, {@code offset + length}) of {@code plan}'s block. */
+  /**
+   * Reads bytes [{@code offset}, {@code offset + length}) of {@code plan}'s block, keeping
+   * nothing of a refetch for later reads.
+   */
   BlockRead(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan, long offset,
       long length) {
-    this(ctx, client, file,
-        b -> b == plan.block && plan.fresh(ctx) ? plan : ReplicaPlan.of(ctx, b), plan.block,
-        offset, length);
+    this(ctx, client, file, BlockSource.fixed(ctx, client, file, plan),
+        client.getDefaultReadCachingStrategy(), plan.block, offset, length);
   }
 
   /** Reads the block's replicas in {@code plan}'s order; none has failed yet. */
@@ -143,6 +152,14 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   }
 
   /**
+   * The network distance to the DataNode whose bytes {@link #next()} returned last (0 on the
+   * same host), for the file system's statistics by distance.
+   */
+  int distance() {
+    return distance;
+  }
+
+  /**
    * The next bytes of the range (valid until the next call), or null when it is done (and then
    * finished, see {@link #finishRange}).
    */
@@ -162,6 +179,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
               + position + ", before " + end);
         }
         position += data.remaining();
+        distance = reader.networkDistance();
+        if (retries != null) {
+          retries.delivered();
+        }
         return data;
       } catch (ChecksumException e) {
         LOG.warn("Bad checksum, reporting replica file={} block={} datanode={} offset={}", file,
@@ -170,12 +191,38 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
             new LocatedBlock(block.getBlock(), new DatanodeInfo[] {replicas[current]})});
         dropCurrent();
       } catch (IOException e) {
-        LOG.warn("Read failed, trying another replica file={} block={} datanode={} offset={}",
-            file, block.getBlock(), replicas[current], position, e);
-        dropCurrent();
+        goOnAfter(e);
       }
     }
     return null;
+  }
+
+  private ReadRetries retries() {
+    if (retries == null) {
+      retries = new ReadRetries();
+    }
+    return retries;
+  }
+
+  /** Carries on after the current replica failed with {@code e} ({@link ReadRetries}). */
+  private void goOnAfter(IOException e) throws IOException {
+    ReadRetries.Next next = retries().after(e);
+    if (next == ReadRetries.Next.NEXT_REPLICA) {
+      LOG.warn("Read failed, trying another replica file={} block={} datanode={} offset={}",
+          file, block.getBlock(), replicas[current], position, e);
+      dropCurrent();
+      return;
+    }
+    LOG.info("Fetching a new {} file={} block={} datanode={} reason={}",
+        next == ReadRetries.Next.NEW_KEY ? "encryption key" : "block token", file,
+        block.getBlock(), replicas[current], e.toString());
+    reader.close();
+    reader = null;
+    if (next == ReadRetries.Next.NEW_KEY) {
+      client.clearDataEncryptionKey(); // the same replica is tried again with a new one
+    } else {
+      follow(source.plan(source.refetch(block))); // kept by the stream for the reads after
+    }
   }
 
   /**
@@ -189,7 +236,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
    * packets on).
    */
   private void leaveIfKnownSlow() {
-    ReplicaPlan fresh = lastPacketSlow ? ReplicaPlan.of(ctx, block) : plans.apply(block);
+    ReplicaPlan fresh = lastPacketSlow ? ReplicaPlan.of(ctx, block) : source.plan(block);
     packetsSinceLook = 0;
     lastPacketSlow = false;
     if (fresh == plan) {
@@ -227,33 +274,25 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   }
 
   /**
-   * Takes the first replica in order that has not failed, refetching the block's locations once
-   * when none is left. It connects with its first packet, inside that packet's race: a DataNode
-   * slow to accept, to open the replica or to send its first packet is timed and hedged like a
-   * slow packet.
+   * Takes the first replica in order that has not failed; when none is left, waits and asks the
+   * NameNode for the block's locations again, or gives up, on stock's schedule
+   * ({@link AcquireRetry}). It connects with its first packet, inside that packet's race: a
+   * DataNode slow to accept, to open the replica or to send its first packet is timed and hedged
+   * like a slow packet.
    */
   private void openNextReplica() throws IOException {
     while (true) {
       for (int i = 0; i < replicas.length; i++) {
         if (!failed[i]) {
           reader = PacketReader.create(ctx, client, file, block, replicas[i], position,
-              end - position);
+              end - position, caching);
           nowReading(i);
           return;
         }
       }
-      if (refetched) {
-        throw new IOException("Could not read " + block.getBlock() + " of " + file + " at offset "
-            + position + " from any of its replicas " + Arrays.toString(replicas));
-      }
-      refetched = true;
-      List<LocatedBlock> again =
-          client.getLocatedBlocks(file, block.getStartOffset(), 1).getLocatedBlocks();
-      if (again.isEmpty() || again.get(0).getLocations().length == 0) {
-        throw new IOException("No replica of " + block.getBlock() + " of " + file
-            + " is left to read from");
-      }
-      follow(plans.apply(again.get(0)));
+      retries().awaitRefetch(client.getConf(), file, block, block.getStartOffset() + position,
+          replicas);
+      follow(source.plan(source.refetch(block)));
     }
   }
 
@@ -379,7 +418,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       PacketReader r = null;
       try {
         long start = ctx.clock.nanoTime();
-        r = PacketReader.create(ctx, client, file, located, dn, from, end - from);
+        r = PacketReader.create(ctx, client, file, located, dn, from, end - from, caching);
         if (!race.publishHedge(r)) {
           r.close(); // the primary delivered before the hedge began
           ctx.hedgeLost(tracker.node());

@@ -7,11 +7,10 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.CanSetDropBehind;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FileSystem;
@@ -22,7 +21,7 @@ import org.apache.hadoop.hdfs.ReadStatistics;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,17 +38,20 @@ import org.slf4j.LoggerFactory;
  * reads may run from any number of threads alongside them, each on its own connections.
  */
 public final class CurtailInputStream extends PositionalInputStream implements ByteBufferReadable,
-    CanUnbuffer, CanSetReadahead, StreamCapabilities, HdfsInput {
+    CanUnbuffer, CanSetReadahead, CanSetDropBehind, StreamCapabilities, HdfsInput {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailInputStream.class);
   private final ReadContext ctx;
   private final DFSClient client;
   private final DFSInputStream metadata;
   private final FileSystem.Statistics statistics;
   private final long length;
-  private final List<LocatedBlock> blocks;
+  /** The blocks, their locations as last fetched and their replica order. */
+  private final FileBlocks blocks;
   private final byte[] oneByte = new byte[1];
-  /** Each block's replica order, by block (identity: the blocks of {@link #blocks}). */
-  private final Map<LocatedBlock, ReplicaPlan> plans = new ConcurrentHashMap<>();
+  /** How DataNodes are to cache what they read for this stream: readahead, drop-behind. */
+  private volatile CachingStrategy caching;
+  /** Bytes delivered, local and remote, as stock streams count them. */
+  private final ReadStatistics readStatistics = new ReadStatistics();
   /**
    * How far ahead a seek may read through the bytes the sequential read is already streaming
    * rather than cut it and start a new one; the TCP window stock reads through for the same
@@ -61,13 +63,11 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   private long pos;
   private BlockRead sequential;
   private ByteBuffer buffered;
+  /** The network distance to the DataNode {@link #buffered} came from. */
+  private int bufferedDistance;
   private volatile boolean closed;
   /** Bytes this stream delivered, sequentially and by position. */
   private final LongAdder bytesRead = new LongAdder();
-  /** The same bytes by where they came from, as {@code HdfsDataInputStream} tells them. */
-  private final ReadStatistics readStatistics = new ReadStatistics();
-  /** The DataNode bytes last came from and whether it is on this host: one lookup per change. */
-  private volatile Locality lastSource;
 
   /** @param conf the file system's configuration, for RPCs to DataNodes */
   public CurtailInputStream(ReadContext ctx, DFSClient client, Configuration conf, String file,
@@ -78,46 +78,9 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     this.metadata = metadata;
     this.statistics = statistics;
     this.length = VisibleLength.of(client, conf, metadata, file);
-    this.blocks = length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks();
-  }
-
-  /** The block holding file offset {@code offset}, which must be below the length. */
-  private LocatedBlock blockAt(long offset) throws IOException {
-    int lo = 0;
-    int hi = blocks.size() - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      LocatedBlock b = blocks.get(mid);
-      if (offset < b.getStartOffset()) {
-        hi = mid - 1;
-      } else if (offset >= b.getStartOffset() + readable(b)) {
-        lo = mid + 1;
-      } else {
-        return b;
-      }
-    }
-    throw new IOException("no block of " + file + " holds offset " + offset + " (length "
-        + length + ")");
-  }
-
-  /** The order to read {@code b}'s replicas in: the last one made for it, while fresh. */
-  private ReplicaPlan planFor(LocatedBlock b) {
-    ReplicaPlan plan = plans.get(b);
-    if (plan == null || !plan.fresh(ctx)) {
-      plan = ReplicaPlan.of(ctx, b);
-      plans.put(b, plan);
-    }
-    return plan;
-  }
-
-  /**
-   * Bytes of {@code b} within the file's visible length. The last block may be still being written,
-   * and then the visible length (asked of every replica on open) is what counts, not the NameNode's
-   * size of the block.
-   */
-  private long readable(LocatedBlock b) {
-    long rest = length - b.getStartOffset();
-    return b == blocks.get(blocks.size() - 1) ? rest : Math.min(b.getBlockSize(), rest);
+    this.blocks = new FileBlocks(ctx, client, file, length,
+        length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks());
+    this.caching = client.getDefaultReadCachingStrategy();
   }
 
   /** Fails as stock's stream does, with its texts: a closed file system, then a closed stream. */
@@ -151,7 +114,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     int n = Math.min(len, buffered.remaining());
     buffered.get(b, off, n);
     pos += n;
-    counted(n, sequential == null ? null : sequential.currentDataNode());
+    account(n, bufferedDistance);
     return n;
   }
 
@@ -159,7 +122,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   public synchronized int read(ByteBuffer dst) throws IOException {
     checkOpen();
     if (!dst.hasRemaining()) {
-      return 0;
+      return pos >= length ? -1 : 0; // stock's answers, at the end of the file and before it
     }
     if (!fill()) {
       return -1;
@@ -170,8 +133,23 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     dst.put(slice);
     buffered.position(buffered.position() + n);
     pos += n;
-    counted(n, sequential == null ? null : sequential.currentDataNode());
+    account(n, bufferedDistance);
     return n;
+  }
+
+  /**
+   * Counts {@code n} bytes delivered from a DataNode {@code distance} away, as stock streams do:
+   * in the file system's statistics, by distance, and in the stream's own read statistics.
+   */
+  private void account(int n, int distance) {
+    statistics.incrementBytesRead(n);
+    statistics.incrementBytesReadByDistance(distance, n);
+    if (distance == 0) {
+      readStatistics.addLocalBytes(n);
+    } else {
+      readStatistics.addRemoteBytes(n);
+    }
+    bytesRead.add(n);
   }
 
   /** Makes {@code buffered} hold the bytes at {@code pos}; false at the end of the file. */
@@ -181,15 +159,22 @@ public final class CurtailInputStream extends PositionalInputStream implements B
         return false;
       }
       if (sequential == null) {
-        LocatedBlock b = blockAt(pos);
+        LocatedBlock b = blocks.at(pos);
         long inBlock = pos - b.getStartOffset();
-        sequential = new BlockRead(ctx, client, file, this::planFor, b, inBlock,
-            readable(b) - inBlock);
+        sequential = new BlockRead(ctx, client, file, blocks, caching, b, inBlock,
+            blocks.readable(b) - inBlock);
       }
-      buffered = sequential.next();
+      try {
+        buffered = sequential.next();
+      } catch (IOException e) {
+        dropSequential(); // the next read starts afresh, its failures counted anew, as stock's
+        throw e;
+      }
       if (buffered == null) {
         sequential.close();
         sequential = null;
+      } else {
+        bufferedDistance = sequential.distance();
       }
     }
     return true;
@@ -230,6 +215,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
         if (target < next + data.remaining()) {
           data.position(data.position() + (int) (target - next));
           buffered = data;
+          bufferedDistance = sequential.distance();
           return;
         }
         next += data.remaining();
@@ -282,16 +268,16 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     }
     int total = 0;
     while (dst.hasRemaining() && position < length) {
-      LocatedBlock b = blockAt(position);
+      LocatedBlock b = blocks.at(position);
       long inBlock = position - b.getStartOffset();
-      long want = Math.min(dst.remaining(), readable(b) - inBlock);
-      try (BlockRead read = new BlockRead(ctx, client, file, this::planFor, b, inBlock, want)) {
+      long want = Math.min(dst.remaining(), blocks.readable(b) - inBlock);
+      try (BlockRead read = new BlockRead(ctx, client, file, blocks, caching, b, inBlock, want)) {
         for (ByteBuffer data = read.next(); data != null; data = read.next()) {
           int n = data.remaining();
           dst.put(data);
           position += n;
           total += n;
-          counted(n, read.currentDataNode());
+          account(n, read.distance());
         }
       }
     }
@@ -313,38 +299,10 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   }
 
   /**
-   * Counts {@code n} bytes delivered from {@code source} (null: not known), as stock counts a
-   * read: local when the DataNode is on this host. Curtail reads over TCP alone, so no byte is
-   * short-circuit or zero-copy.
+   * What this stream read, local and remote (a copy), as stock's
+   * {@code DFSInputStream.getReadStatistics}: Curtail reads over TCP only, so nothing is counted
+   * as short-circuit or zero-copy.
    */
-  private void counted(int n, DatanodeInfo source) {
-    statistics.incrementBytesRead(n);
-    bytesRead.add(n);
-    Locality l = lastSource;
-    if (l == null || l.node != source) {
-      l = new Locality(source);
-      lastSource = l;
-    }
-    if (l.local) {
-      readStatistics.addLocalBytes(n);
-    } else {
-      readStatistics.addRemoteBytes(n);
-    }
-  }
-
-  /** Whether a DataNode is on this host, decided once for each DataNode met in turn. */
-  private static final class Locality {
-    final DatanodeInfo node;
-    final boolean local;
-
-    Locality(DatanodeInfo node) {
-      this.node = node;
-      java.net.InetAddress address = node == null ? null
-          : NetUtils.createSocketAddr(node.getXferAddr()).getAddress();
-      this.local = address != null && NetUtils.isLocalAddress(address);
-    }
-  }
-
   @Override
   public ReadStatistics getReadStatistics() {
     return new ReadStatistics(readStatistics);
@@ -357,7 +315,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
 
   @Override
   public List<LocatedBlock> getAllBlocks() {
-    return java.util.Collections.unmodifiableList(blocks);
+    return blocks.all();
   }
 
   /** The block holding the stream's position, or null at the end of the file. */
@@ -367,7 +325,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
       return null;
     }
     try {
-      return blockAt(pos).getBlock();
+      return blocks.at(pos).getBlock();
     } catch (IOException e) {
       return null; // no block holds it: the block list and the length disagree
     }
@@ -378,15 +336,31 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     dropSequential();
   }
 
+  /**
+   * Sets how far ahead the DataNodes read the replica from disk for this stream's reads, as
+   * stock's does (null: the DataNodes' default); reads from now on ask for it.
+   */
   @Override
-  public void setReadahead(Long readahead) {
-    // Reads ask DataNodes for exactly the ranges they need; there is no readahead to tune.
+  public synchronized void setReadahead(Long readahead) {
+    caching = new CachingStrategy.Builder(caching).setReadahead(readahead).build();
+    dropSequential(); // its DataNode reads with the old setting, as stock's reader would
+  }
+
+  /**
+   * Sets whether the DataNodes drop what they read for this stream from the page cache, as
+   * stock's does (null: the DataNodes' default); reads from now on ask for it.
+   */
+  @Override
+  public synchronized void setDropBehind(Boolean dropBehind) {
+    caching = new CachingStrategy.Builder(caching).setDropBehind(dropBehind).build();
+    dropSequential();
   }
 
   @Override
   public boolean hasCapability(String capability) {
     switch (capability.toLowerCase(Locale.ROOT)) {
       case StreamCapabilities.READAHEAD:
+      case StreamCapabilities.DROPBEHIND:
       case StreamCapabilities.UNBUFFER:
       case StreamCapabilities.READBYTEBUFFER:
       case StreamCapabilities.PREADBYTEBUFFER:

@@ -54,11 +54,15 @@ final class PacketReader implements Closeable, Abortable {
   private final NanoClock clock;
   private final SocketFactory sockets;
   private final ConnectionPool pool;
+  private final NetworkDistances distances;
   private final String file;
   private final LocatedBlock located;
   private final ExtendedBlock block;
   private final DatanodeInfo dataNode;
   private final long end;
+  private final CachingStrategy caching;
+  /** The network distance to the DataNode, worked out when first asked; -1 until then. */
+  private int distance = -1;
   private final AtomicReference<Fate> fate = new AtomicReference<>(Fate.OPEN);
   /** Published as soon as they exist, so that {@link #abort()} can cut them from any thread. */
   private volatile Socket socket;
@@ -75,7 +79,7 @@ final class PacketReader implements Closeable, Abortable {
   private boolean broken;
 
   private PacketReader(ReadContext ctx, DFSClient client, String file, LocatedBlock located,
-      DatanodeInfo dataNode, long offset, long length) {
+      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching) {
     if (offset < 0 || length <= 0) {
       throw new IllegalArgumentException("need offset >= 0 and length > 0 to read "
           + located.getBlock() + ", got " + offset + " and " + length);
@@ -84,22 +88,25 @@ final class PacketReader implements Closeable, Abortable {
     this.clock = ctx.clock;
     this.sockets = ctx.sockets;
     this.pool = ctx.connections;
+    this.distances = ctx.distances;
     this.file = file;
     this.located = located;
     this.block = located.getBlock();
     this.dataNode = dataNode;
     this.position = offset;
     this.end = offset + length;
+    this.caching = caching;
   }
 
   /**
    * A reader of {@code length} bytes of {@code block} from {@code offset} within it, not yet
    * connected (its first {@link #next()} connects): it can be aborted from now on, even while it
    * waits on the DataNode to connect or to answer (which it does once it opened the replica).
+   * The DataNode reads the replica with {@code caching}'s readahead and drop-behind.
    */
   static PacketReader create(ReadContext ctx, DFSClient client, String file, LocatedBlock block,
-      DatanodeInfo dataNode, long offset, long length) {
-    return new PacketReader(ctx, client, file, block, dataNode, offset, length);
+      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching) {
+    return new PacketReader(ctx, client, file, block, dataNode, offset, length, caching);
   }
 
   /**
@@ -162,7 +169,7 @@ final class PacketReader implements Closeable, Abortable {
     try {
       requestedNanos = clock.nanoTime();
       new Sender(conn.out).readBlock(block, located.getBlockToken(), client.getClientName(),
-          position, end - position, true, CachingStrategy.newDefaultStrategy());
+          position, end - position, true, caching);
       conn.out.flush();
       response = DataNodeLink.answer(conn.in, "the answer to readBlock");
     } catch (IOException e) {
@@ -291,6 +298,17 @@ final class PacketReader implements Closeable, Abortable {
 
   DatanodeInfo dataNode() {
     return dataNode;
+  }
+
+  /**
+   * The network distance from this client to the DataNode, as stock's block readers count it for
+   * the file system's statistics: 0 on the same host, 2 in the same rack, and so on.
+   */
+  int networkDistance() {
+    if (distance < 0) {
+      distance = distances.of(client, dataNode);
+    }
+    return distance;
   }
 
   /**

@@ -80,6 +80,8 @@ public final class ReadContext implements AutoCloseable {
   final SocketFactory sockets;
   /** Idle connections to DataNodes, for the next read to each. */
   final ConnectionPool connections;
+  /** How far each DataNode is from this client, for the statistics by distance. */
+  final NetworkDistances distances = new NetworkDistances();
   final ExecutorService hedgeThreads;
   final Semaphore hedgesInFlight;
   private final Scheduler scheduler;
