@@ -1,17 +1,26 @@
 package io.curtail.spark;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.curtail.client.CurtailDistributedFileSystem;
 import java.io.File;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -24,7 +33,9 @@ import org.junit.jupiter.api.Test;
  * Spark in local mode, on nothing but its own class path (its shaded Hadoop client) and
  * curtail-client, with {@code spark.hadoop.fs.hdfs.impl} swapped, against a cluster of separate
  * processes started by {@code docker/local-cluster}: a Parquet and a text round trip come back
- * exactly, and Curtail's per-block statistics show its own streams wrote and read the blocks.
+ * exactly, and Curtail's per-block statistics show its own streams wrote and read the blocks. On
+ * Spark 3.5 (Hadoop client 3.3.4) a pipeline recovery and a fail-fast replacement run too: the
+ * calls that differ between Hadoop 3.3 and 3.4 are on exactly those paths.
  */
 class SparkSmokeTest {
   private static final int NN_PORT = 19_620;
@@ -49,7 +60,7 @@ class SparkSmokeTest {
 
   @BeforeAll
   static void start() throws Exception {
-    launcher("start", "-n", "3");
+    launcher("start", "-n", "4"); // a spare beyond replication 3, for replacements
     assertTrue(STATS.mkdirs() || STATS.isDirectory());
     spark = SparkSession.builder().master("local[2]").appName("curtail-smoke")
         .config("spark.ui.enabled", "false")
@@ -102,6 +113,71 @@ class SparkSmokeTest {
 
     assertTrue(curtailBlocks("write") > 0, "no block written by Curtail's stream");
     assertTrue(curtailBlocks("read") > 0, "no block read by Curtail's stream");
+  }
+
+  /**
+   * Through the file system Spark's jobs get, on Spark's class path: a DataNode of the pipeline
+   * killed in the middle of a write (a recovery), then a DataNode whose disk is slow (a
+   * replacement); every byte read back.
+   */
+  @Test
+  void aRecoveryAndAReplacementOnSparksHadoopClient() throws Exception {
+    FileSystem fs = FileSystem.get(new URI(HDFS), spark.sparkContext().hadoopConfiguration());
+    assertTrue(fs instanceof CurtailDistributedFileSystem, fs.getClass().getName());
+    CurtailDistributedFileSystem curtail = (CurtailDistributedFileSystem) fs;
+
+    Path recovered = new Path("/smoke/recovery");
+    byte[] data = bytes(1, 6 * 1024 * 1024);
+    long recoveries = curtail.pipelineRecoveries();
+    int killed;
+    try (FSDataOutputStream out = fs.create(recovered, (short) 3)) {
+      int cut = 3 * 1024 * 1024 + 300_000; // inside a block (1 MiB here): its pipeline is open
+      out.write(data, 0, cut);
+      out.hflush();
+      // The block being written, as the NameNode lists it (a file's length leaves it out).
+      DatanodeInfo[] pipeline = curtail.getClient().getLocatedBlocks(recovered.toString(), 0)
+          .getLastLocatedBlock().getLocations();
+      killed = dataNodeIndex(pipeline[1].getXferPort());
+      launcher("kill", Integer.toString(killed));
+      out.write(data, cut, data.length - cut);
+    }
+    try {
+      assertTrue(curtail.pipelineRecoveries() > recoveries, "no pipeline recovery counted");
+      assertArrayEquals(data, readAll(fs, recovered));
+    } finally {
+      launcher("revive", Integer.toString(killed));
+    }
+
+    Path replaced = new Path("/smoke/replacement");
+    data = bytes(2, 24 * 1024 * 1024);
+    long replacements = curtail.replacements();
+    launcher("fault", "2", "slowDisk", "20000", "0", "false");
+    try (FSDataOutputStream out = fs.create(replaced, (short) 3)) {
+      out.write(data);
+    } finally {
+      launcher("fault", "2", "heal");
+    }
+    assertTrue(curtail.replacements() > replacements, "no slow DataNode replaced");
+    assertArrayEquals(data, readAll(fs, replaced));
+  }
+
+  private static byte[] bytes(long seed, int n) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static byte[] readAll(FileSystem fs, Path p) throws Exception {
+    try (FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[(int) fs.getFileStatus(p).getLen()];
+      in.readFully(0, b);
+      return b;
+    }
+  }
+
+  /** The launcher's number of the DataNode whose transfer port is {@code port}. */
+  private static int dataNodeIndex(int port) {
+    return (port - NN_PORT - 180) / 10;
   }
 
   /** Blocks Curtail's own streams read or wrote, in the statistics written so far. */
