@@ -2,6 +2,7 @@ package io.curtail.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
@@ -9,9 +10,12 @@ import io.curtail.client.read.CurtailInputStream;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Collections;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -171,6 +175,57 @@ class ReadContractsTest {
       SeededData.fill(25, LENGTH - BLOCK, want, 0, BLOCK);
       assertArrayEquals(want, got);
     }
+  }
+
+  /**
+   * A file of three blocks is truncated to 10 bytes while a stream has it open, a stream that
+   * located only its first block on open ({@code dfs.client.read.prefetch.size} of one block). A
+   * positional read in the removed second block must fail with stock's {@link EOFException} and
+   * text: stock's stream asks the NameNode for that block then and learns the file ends before
+   * it, rather than reading the removed block from a DataNode that has not deleted it yet.
+   */
+  @Test
+  void aPositionalReadPastATruncatedLengthFailsAsStocksDoes() throws Exception {
+    Map<String, String> oneBlockAhead =
+        Map.of("dfs.client.read.prefetch.size", Integer.toString(BLOCK));
+    String[] failures = new String[2];
+    for (int curtail = 0; curtail < 2; curtail++) {
+      long seed = 26 + curtail;
+      Path p = file(seed);
+      try (FileSystem fs = curtail == 1
+              ? CLUSTER.cluster().curtailFileSystem(oneBlockAhead) : stock(oneBlockAhead);
+          FSDataInputStream in = fs.open(p)) {
+        assertEquals(curtail == 1, in.getWrappedStream() instanceof CurtailInputStream);
+        truncate(p, 10);
+        EOFException e = assertThrows(EOFException.class, () -> in.readFully(BLOCK, new byte[4]),
+            curtail == 1 ? "Curtail" : "stock");
+        failures[curtail] = e.getMessage();
+      }
+      SeededData.verify(CLUSTER.stock(), p, seed, 10);
+    }
+    assertEquals("Could not find target position " + BLOCK, failures[0], "stock's failure");
+    assertEquals(failures[0], failures[1], "Curtail's failure");
+  }
+
+  /** A stock file system on the cluster with {@code settings}. */
+  private static FileSystem stock(Map<String, String> settings) throws IOException {
+    Configuration conf = CLUSTER.cluster().conf();
+    conf.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+    settings.forEach(conf::set);
+    return FileSystem.newInstance(CLUSTER.cluster().uri(), conf);
+  }
+
+  /** Truncates {@code p} to {@code length} and waits for its last block's recovery. */
+  private static void truncate(Path p, long length) throws Exception {
+    DistributedFileSystem fs = CLUSTER.stock();
+    if (!fs.truncate(p, length)) {
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (!fs.isFileClosed(p)) {
+        assertTrue(System.nanoTime() < deadline, "truncated " + p + " still being recovered");
+        Thread.sleep(50);
+      }
+    }
+    assertEquals(length, fs.getFileStatus(p).getLen(), "the truncated length");
   }
 
   @SuppressWarnings("deprecation")

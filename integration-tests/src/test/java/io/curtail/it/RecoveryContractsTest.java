@@ -183,4 +183,42 @@ class RecoveryContractsTest {
       SeededData.verify(stock, p, 3, length);
     }
   }
+
+  /**
+   * Two of three DataNodes crash between blocks: the writer excludes them as the next block's
+   * pipeline fails to set up on them, and writes that block on the third alone. They come back,
+   * and once {@code dfs.client.write.exclude.nodes.cache.expiry.interval.millis} (here 2 s) has
+   * passed a stock writer has forgiven them: when the third crashes too, the block after goes to
+   * the two that are back. A writer that never forgave them has no DataNode left for it.
+   */
+  @ParameterizedTest
+  @EnumSource(Client.class)
+  void dataNodesThatFailedAWriteAreUsedAgainOnceTheirExclusionExpires(Client client)
+      throws Exception {
+    long expiryMs = 2000;
+    try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(MIB).build();
+        DistributedFileSystem stock = c.stockFileSystem();
+        FileSystem fs = open(c, client, Map.of(
+            "dfs.client.write.exclude.nodes.cache.expiry.interval.millis",
+            Long.toString(expiryMs)))) {
+      Path p = new Path("/contracts/forgiven-" + client);
+      int length = 2 * MIB + 555;
+      byte[] all = SeededData.bytes(4, length);
+      try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 3, MIB)) {
+        assertCurtailStream(client, out);
+        out.write(all, 0, MIB); // the first block, on all three, ended by the flush
+        out.hflush();
+        try (Fault one = c.stop(1); Fault two = c.stop(2)) {
+          out.write(all, MIB, MIB); // the second block: set up on 0 alone, 1 and 2 excluded
+          out.hflush();
+        } // 1 and 2 restart
+        Thread.sleep(expiryMs + 1000);
+        try (Fault zero = c.stop(0)) {
+          out.write(all, 2 * MIB, length - 2 * MIB); // 0 fails; 1 and 2 are forgiven by now
+          out.close();
+        }
+      }
+      SeededData.verify(stock, p, 4, length);
+    }
+  }
 }

@@ -1,7 +1,9 @@
 package io.curtail.client.read;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -11,6 +13,11 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
  * locations as last asked of the NameNode and each one's replica order. Locations asked again (a
  * block token expired, every replica failed) replace the ones held, so the reads after use them:
  * one refetch per expiry, not one per read, and memory bounded by the file's blocks.
+ *
+ * <p>The blocks past the first {@code dfs.client.read.prefetch.size} bytes are asked of the
+ * NameNode again when first read, as a stock stream asks for them only then: a file truncated
+ * since the open then ends there with stock's {@link EOFException}, rather than the stream reading
+ * a removed block from a DataNode that has not deleted it yet.
  *
  * <p>Thread-safe: positional reads look blocks up from any number of threads.
  */
@@ -23,6 +30,10 @@ final class FileBlocks implements BlockSource {
   private final AtomicReferenceArray<LocatedBlock> blocks;
   /** Each block's replica order, by the index of its block in {@link #blocks}. */
   private final AtomicReferenceArray<ReplicaPlan> plans;
+  /** Bytes each ask of the NameNode covers, as stock's ({@code dfs.client.read.prefetch.size}). */
+  private final long prefetch;
+  /** 1 for each block located as a stock stream would have by now: see the class comment. */
+  private final AtomicIntegerArray located;
 
   /** @param all the file's blocks as the NameNode listed them on open (none if it is empty) */
   FileBlocks(ReadContext ctx, DFSClient client, String file, long length,
@@ -33,6 +44,11 @@ final class FileBlocks implements BlockSource {
     this.length = length;
     this.blocks = new AtomicReferenceArray<>(all.toArray(new LocatedBlock[0]));
     this.plans = new AtomicReferenceArray<>(all.size());
+    this.prefetch = Math.max(1, client.getConf().getPrefetchSize());
+    this.located = new AtomicIntegerArray(all.size());
+    for (int i = 0; i < all.size() && all.get(i).getStartOffset() < prefetch; i++) {
+      located.set(i, 1); // what a stock stream's open locates
+    }
   }
 
   /** The file's blocks with their locations as last fetched, in order. */
@@ -44,9 +60,23 @@ final class FileBlocks implements BlockSource {
     return java.util.Collections.unmodifiableList(java.util.Arrays.asList(all));
   }
 
-  /** The block holding file offset {@code offset}, which must be below the length. */
+  /**
+   * The block holding file offset {@code offset}, which must be below the length.
+   *
+   * @throws EOFException if the NameNode now lists no block there (the file was truncated)
+   */
   LocatedBlock at(long offset) throws IOException {
-    return blocks.get(indexAt(offset));
+    int i = indexAt(offset);
+    if (located.get(i) == 0) {
+      LocatedBlock held = blocks.get(i);
+      List<LocatedBlock> fresh =
+          client.getLocatedBlocks(file, offset, prefetch).getLocatedBlocks();
+      if (fresh.isEmpty()) {
+        throw new EOFException("Could not find target position " + offset); // stock's text
+      }
+      return keep(fresh, held);
+    }
+    return blocks.get(i);
   }
 
   /** The index in {@link #blocks} of the block holding {@code offset}. */
@@ -92,8 +122,17 @@ final class FileBlocks implements BlockSource {
    */
   @Override
   public LocatedBlock refetch(LocatedBlock stale) throws IOException {
-    List<LocatedBlock> fresh = client.getLocatedBlocks(file, stale.getStartOffset(),
-        Math.max(1, client.getConf().getPrefetchSize())).getLocatedBlocks();
+    return keep(client.getLocatedBlocks(file, stale.getStartOffset(), prefetch)
+        .getLocatedBlocks(), stale);
+  }
+
+  /**
+   * Keeps {@code fresh}, the NameNode's answer, in place of the blocks held, and returns its
+   * {@code stale}.
+   *
+   * @throws IOException if the NameNode lists another block, or none, where {@code stale} was
+   */
+  private LocatedBlock keep(List<LocatedBlock> fresh, LocatedBlock stale) throws IOException {
     LocatedBlock wanted = null;
     for (LocatedBlock b : fresh) {
       if (b.getStartOffset() >= length) {
@@ -103,6 +142,7 @@ final class FileBlocks implements BlockSource {
       if (blocks.get(i).getStartOffset() == b.getStartOffset()
           && blocks.get(i).getBlock().getBlockId() == b.getBlock().getBlockId()) {
         blocks.set(i, b);
+        located.set(i, 1);
       }
       if (b.getStartOffset() == stale.getStartOffset()) {
         wanted = b;

@@ -56,9 +56,10 @@ final class BlockAllocator {
    * excluded; retried while the NameNode waits for the previous block's replicas, as stock
    * clients do. If the NameNode cannot give a full pipeline without the avoided ones, the block
    * is asked for again with only {@code failed} excluded: replication comes before avoiding a
-   * slow or busy node, but never brings back one that failed this file (a DataNode just killed
-   * is still live to the NameNode for a while; stock excludes it too, even at the cost of a
-   * short pipeline, which the NameNode re-replicates).
+   * slow or busy node, but never brings back one that failed this file recently (a DataNode
+   * just killed is still live to the NameNode for a while; stock excludes it too, even at the
+   * cost of a short pipeline, which the NameNode re-replicates, until its exclusion expires:
+   * {@link FailedNodes}).
    */
   LocatedBlock allocate(ExtendedBlock previous, Collection<DatanodeInfo> failed)
       throws IOException {

@@ -9,9 +9,7 @@ import io.curtail.client.track.NodeTracker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -49,8 +47,8 @@ final class PipelineRepair {
   private final String src;
   private final long fileId;
   private final int replication;
-  /** DataNodes that failed this file: never asked for again. */
-  final Set<DatanodeInfo> failed = new LinkedHashSet<>();
+  /** DataNodes that failed this file: not asked for again until stock's exclusion expires. */
+  final FailedNodes failed;
   /** Until when (clock nanos) the NameNode is not asked for a spare for the current block. */
   private volatile long noSpareUntil;
   private int refusals;
@@ -66,6 +64,8 @@ final class PipelineRepair {
     this.fileId = fileId;
     this.replication = replication;
     this.noSpareUntil = ctx.clock.nanoTime();
+    this.failed = new FailedNodes(ctx.clock,
+        TimeUnit.MILLISECONDS.toNanos(client.getConf().getExcludedNodesCacheExpiry()));
   }
 
   /** Whether the NameNode's last refusal of a spare for the current block still holds. */
@@ -206,7 +206,7 @@ final class PipelineRepair {
    */
   private Pipeline.Targets replaceOne(Pipeline.Targets existing, DatanodeInfo alsoExcluded,
       int source, long timeoutMs, ExtendedBlock acked) throws IOException {
-    List<DatanodeInfo> mustExclude = new ArrayList<>(failed);
+    List<DatanodeInfo> mustExclude = failed.current();
     if (alsoExcluded != null) {
       mustExclude.add(alsoExcluded);
     }

@@ -296,7 +296,7 @@ final class Streamer {
     int retries = client.getConf().getNumBlockWriteRetry();
     long began = ctx.clock.nanoTime(); // the block's time includes its allocation and set-up
     for (int attempt = 0; ; attempt++) {
-      LocatedBlock located = allocator.allocate(previous, repair.failed);
+      LocatedBlock located = allocator.allocate(previous, repair.failed.current());
       block = located.getBlock();
       token = located.getBlockToken();
       targets = Pipeline.Targets.of(located);
