@@ -194,6 +194,16 @@ public final class FaultyCluster implements AutoCloseable {
     return (CurtailDistributedFileSystem) FileSystem.newInstance(uri(), c);
   }
 
+  /**
+   * Blocks this cluster's NameNode has handed out so far, given back ones included: the last
+   * block ID it allocated (IDs are sequential). Its {@code AddBlockOps} metric would say the
+   * same, but is registered once per JVM and can belong to an earlier cluster.
+   */
+  public long blocksAllocated() {
+    return cluster.getNamesystem().getBlockManager().getBlockIdManager()
+        .getLastAllocatedContiguousBlockId();
+  }
+
   public int dataNodeCount() {
     return ports.length;
   }

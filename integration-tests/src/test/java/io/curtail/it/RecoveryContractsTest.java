@@ -10,18 +10,15 @@ import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
-import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -54,13 +51,6 @@ class RecoveryContractsTest {
     }
   }
 
-  /** Blocks the NameNode has been asked for since it started (its {@code AddBlockOps}). */
-  private static long blocksAskedFor() throws Exception {
-    return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(
-        new ObjectName("Hadoop:service=NameNode,name=NameNodeActivity"), "AddBlockOps"))
-        .longValue();
-  }
-
   /** Waits (at most 30 s) until the NameNode lists exactly {@code n} replicas of the last block. */
   private static void awaitReplicasOfLastBlock(FaultyCluster c, FileSystem fs, Path p, int n)
       throws Exception {
@@ -78,9 +68,6 @@ class RecoveryContractsTest {
    * {@code min-replication=2} a stock client sets the block up again on the two survivors and
    * writes on. Curtail must too, rather than give the block back and ask for others.
    */
-  @Disabled("flaky: it reads AddBlockOps from the JVM's NameNode MBean, which can belong to an"
-      + " earlier cluster of the same JVM and read 0 (2 of 3 CI runs, stock and Curtail alike);"
-      + " Hadoop's TestDistributedFileSystem min-replication cases cover the contract meanwhile")
   @ParameterizedTest
   @EnumSource(Client.class)
   void aDeadButListedDataNodeLeavesTwoSurvivorsThatCarryTheBlock(Client client)
@@ -92,7 +79,7 @@ class RecoveryContractsTest {
       Path p = new Path("/contracts/dead-listed-" + client);
       long length = 2 * MIB + 777;
       try (Fault dead = c.stop(1)) {
-        long askedBefore = blocksAskedFor();
+        long askedBefore = c.blocksAllocated();
         try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 3, MIB)) {
           assertCurtailStream(client, out);
           SeededData.write(out, 1, length);
@@ -103,8 +90,8 @@ class RecoveryContractsTest {
           assertEquals(List.of(0, 2), block.stream().sorted().collect(Collectors.toList()),
               "each block on the two survivors");
         }
-        assertEquals(blocks.size(), blocksAskedFor() - askedBefore,
-            "blocks asked of the NameNode: none given back for another");
+        assertEquals(blocks.size(), c.blocksAllocated() - askedBefore,
+            "blocks the NameNode allocated: none given back for another");
       }
     }
   }
