@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** One line of Curtail's per-block statistics ({@code curtail.stats.dir}), as far as read here. */
-record StatsRecord(String file, boolean isBlock, String direction, String stream) {
+record StatsRecord(String file, boolean isBlock, String direction, String stream, long bytes) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Every record in the statistics files of {@code dir}. */
@@ -23,7 +23,7 @@ record StatsRecord(String file, boolean isBlock, String direction, String stream
           JsonNode r = JSON.readTree(line);
           out.add(new StatsRecord(r.get("file").asText(),
               r.get("level").asText().equals("block"), r.get("dir").asText(),
-              r.get("stream").asText()));
+              r.get("stream").asText(), r.get("bytes").asLong()));
         }
       }
     }
