@@ -52,8 +52,10 @@ import org.junit.jupiter.api.Test;
  * a major compaction merges them; a third generation stays in the write-ahead log only, and its
  * region server is aborted, so the new one replays the log. After the compaction and after the
  * abort every cell is read back by get and by scan and compared byte for byte with what was put.
- * Then Curtail's per-block statistics ({@code curtail.stats.dir}) say which streams carried the
- * HFiles' blocks.
+ * Then Curtail's per-block statistics ({@code curtail.stats.dir}) say, kind of file by kind,
+ * what Curtail's streams carried. No {@code fs.hdfs.impl.disable.cache} is needed: each region
+ * server has a file system of its own (its own user), and HBase makes its checksum-off one with
+ * {@code newInstance}.
  */
 class HBaseSmokeTest {
   private static final TableName TABLE = TableName.valueOf("smoke");
