@@ -335,6 +335,49 @@ class WriteContractTest {
   }
 
   /**
+   * A close interrupted while it waits for acknowledgements throws
+   * {@link InterruptedIOException} and clears the interrupt, as stock's does (Hadoop's
+   * {@code TestHFlush.testHFlushInterrupted}); every byte written reaches the DataNodes. Curtail's
+   * second close then completes the file; stock's leaves it to lease recovery.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"stock", "curtail"})
+  void anInterruptedCloseClearsTheInterruptAndLosesNothing(String which) throws Exception {
+    Path p = next(which);
+    FSDataOutputStream out = client(which).create(p);
+    try {
+      SeededData.write(out, 31, 5000);
+      out.hflush();
+      try (Fault slow = slowDisks(Duration.ofMillis(300))) {
+        byte[] more = new byte[5000];
+        SeededData.fill(31, 5000, more, 0, more.length);
+        out.write(more);
+        Thread.currentThread().interrupt(); // lands while close waits for the slow disks
+        assertThrows(InterruptedIOException.class, out::close);
+        assertFalse(Thread.interrupted(), "the interrupt is cleared once reported");
+      }
+      try {
+        out.close();
+      } catch (IOException e) {
+        assertEquals("stock", which, "Curtail's second close completes the file: " + e);
+      }
+    } finally {
+      Thread.interrupted(); // never leave the flag to the next test
+    }
+    if (which.equals("curtail")) {
+      assertTrue(stock.isFileClosed(p), "the second close completed the file");
+      assertEquals(10_000, stock.getFileStatus(p).getLen());
+    } else {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!stock.recoverLease(p)) {
+        assertTrue(System.nanoTime() < deadline, "lease recovery of " + p + " finished");
+        Thread.sleep(100);
+      }
+    }
+    SeededData.verify(stock, p, 31, 10_000);
+  }
+
+  /**
    * Another client takes the lease over a file this client still has open (as HBase fences a
    * dead region server's WAL): closing the file system logs the stream it could not close and
    * carries on, as stock's does; the flushed bytes are the file's.

@@ -55,6 +55,8 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   private long seqno;
   private boolean newBlockSinceSync;
   private volatile boolean closed;
+  /** A close was interrupted while it waited: the stream is closed, its file not yet complete. */
+  private boolean closeInterrupted;
 
   /**
    * @param initialLength the file's length: 0, or where an append starts
@@ -258,28 +260,43 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     }
   }
 
-  /** Writes what is buffered, waits for every acknowledgement and completes the file. */
+  /**
+   * Writes what is buffered, waits for every acknowledgement and completes the file. Interrupted
+   * while it waits, it throws {@link InterruptedIOException} with the interrupt cleared, as
+   * stock's does; nothing is dropped: the streamer goes on sending, and the next {@code close}
+   * waits again and completes the file (stock's leaves that to lease recovery).
+   */
   @Override
   public synchronized void close() throws IOException {
-    if (closed) {
+    if (closed && !closeInterrupted) {
       return;
     }
+    boolean resumed = closeInterrupted;
     closed = true;
+    closeInterrupted = false;
     try {
-      Packet p = takeUnsent();
-      if (p != null) {
-        handOff(p);
-      }
-      if (blockOpen) {
-        endBlock(false);
+      if (!resumed) {
+        Packet p = takeUnsent();
+        if (p != null) {
+          handOff(p);
+        }
+        if (blockOpen) {
+          endBlock(false);
+        }
       }
       ExtendedBlock last = streamer.finish();
       complete(last);
+    } catch (InterruptedIOException e) {
+      Thread.interrupted(); // reported: cleared, so that the retried close can wait
+      closeInterrupted = true;
+      throw e;
     } catch (IOException | RuntimeException e) {
       streamer.abort(e instanceof IOException ? (IOException) e : new IOException(e));
       throw e;
     } finally {
-      ctx.closed(this);
+      if (!closeInterrupted) {
+        ctx.closed(this);
+      }
     }
   }
 

@@ -168,8 +168,7 @@ final class Streamer {
     queue.finishing();
     try {
       thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    } catch (InterruptedException e) { // cleared, as awaitAcked clears it
       throw new InterruptedIOException("interrupted while finishing " + src);
     }
     queue.checkFailure();
