@@ -141,6 +141,10 @@ class HdfsStreamsTest {
       assertEquals(0, hdfs.getReadStatistics().getTotalBytesRead(), "cleared");
       in.seek(0);
       SeededData.verify((InputStream) in, 32, LENGTH, p.toString());
+      // At the end, the block the last read came from (Hadoop's DFSTestUtil.getFirstBlock reads
+      // one byte of a one-byte file and asks).
+      assertEquals(blocks.get(3).getBlock().getBlockId(), hdfs.getCurrentBlock().getBlockId(),
+          "at the end of the file");
       return hdfs.getReadStatistics();
     }
   }

@@ -318,14 +318,18 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     return blocks.all();
   }
 
-  /** The block holding the stream's position, or null at the end of the file. */
+  /**
+   * The block holding the stream's position; at the end of the file, the last block, which the
+   * read that got there came from (stock's answers the block it last read: tests and tools read
+   * one byte and ask); null for an empty file.
+   */
   @Override
   public synchronized ExtendedBlock getCurrentBlock() {
-    if (pos >= length) {
+    if (length == 0) {
       return null;
     }
     try {
-      return blocks.at(pos).getBlock();
+      return blocks.at(Math.min(pos, length - 1)).getBlock();
     } catch (IOException e) {
       return null; // no block holds it: the block list and the length disagree
     }
