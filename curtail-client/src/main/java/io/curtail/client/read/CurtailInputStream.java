@@ -79,7 +79,8 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     this.statistics = statistics;
     this.length = VisibleLength.of(client, conf, metadata, file);
     this.blocks = new FileBlocks(ctx, client, file, length,
-        length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks());
+        length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks(),
+        VisibleLength.lastBlockBeingWritten(metadata));
     this.caching = client.getDefaultReadCachingStrategy();
   }
 

@@ -35,9 +35,14 @@ final class FileBlocks implements BlockSource {
   /** 1 for each block located as a stock stream would have by now: see the class comment. */
   private final AtomicIntegerArray located;
 
-  /** @param all the file's blocks as the NameNode listed them on open (none if it is empty) */
+  /**
+   * @param all the file's blocks as the NameNode listed them on open (none if it is empty)
+   * @param lastBeingWritten whether the last of them is still being written: the NameNode,
+   *     which knows no length for it yet, is never asked for it again (its assertions refuse
+   *     a block of length 0), as stock's stream never asks
+   */
   FileBlocks(ReadContext ctx, DFSClient client, String file, long length,
-      List<LocatedBlock> all) {
+      List<LocatedBlock> all, boolean lastBeingWritten) {
     this.ctx = ctx;
     this.client = client;
     this.file = file;
@@ -48,6 +53,9 @@ final class FileBlocks implements BlockSource {
     this.located = new AtomicIntegerArray(all.size());
     for (int i = 0; i < all.size() && all.get(i).getStartOffset() < prefetch; i++) {
       located.set(i, 1); // what a stock stream's open locates
+    }
+    if (lastBeingWritten && !all.isEmpty()) {
+      located.set(all.size() - 1, 1);
     }
   }
 

@@ -61,6 +61,16 @@ final class VisibleLength {
   }
 
   /**
+   * Whether {@code metadata}'s file is being written and its last block with it: the NameNode
+   * knows no length for that block, so only its replicas can be asked about it (stock's stream
+   * never asks the NameNode for it again either). False where that cannot be told.
+   */
+  static boolean lastBlockBeingWritten(DFSInputStream metadata) {
+    LocatedBlocks blocks = locatedBlocks(metadata);
+    return blocks != null && !blocks.isLastBlockComplete() && blocks.getLastLocatedBlock() != null;
+  }
+
+  /**
    * The length of {@code file} that {@code metadata}, its stock stream just opened, may read;
    * {@code conf} is the file system's, for the RPCs to DataNodes.
    */

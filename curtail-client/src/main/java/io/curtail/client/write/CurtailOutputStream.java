@@ -209,23 +209,24 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     if (waitFor >= 0) {
       streamer.awaitAcked(waitFor);
     }
-    if (sync) {
-      persistBlocks(updateLength ? length : -1);
-    }
+    persistBlocks(updateLength, length);
   }
 
   /**
-   * Records new blocks (and the length, if not -1) at the NameNode, as stock hsync does. A
-   * failure after another thread closed the stream is that close's doing: the caller is told
-   * the stream is closed, as stock's would be.
+   * Records at the NameNode the blocks allocated since the last flush, with {@code length}, the
+   * current block's, as stock's hflush and hsync do: its edit log then lists every block that
+   * holds flushed data (they survive its restart), and it knows a length for the block being
+   * written (readers past the prefetch ask it for that block). {@code UPDATE_LENGTH} records the
+   * length every time. A failure after another thread closed the stream is that close's doing:
+   * the caller is told the stream is closed, as stock's would be.
    */
-  private void persistBlocks(long length) throws IOException {
+  private void persistBlocks(boolean updateLength, long length) throws IOException {
     boolean newBlocks;
     synchronized (this) {
       newBlocks = newBlockSinceSync;
       newBlockSinceSync = false;
     }
-    if (!newBlocks && length < 0) {
+    if (!newBlocks && !updateLength) {
       return;
     }
     try {
