@@ -25,6 +25,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.datanode.FsDatasetTestUtils;
 import org.apache.hadoop.io.IOUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -168,6 +170,32 @@ class ChecksumOffReadTest {
         "the replica was not damaged");
     assertArrayEquals(stockRead, curtailRead, "Curtail read other bytes than stock");
     assertEquals(0, cluster.corruptReplicas(block), "a replica was reported corrupt");
+  }
+
+  /**
+   * A replica whose checksum file lost its contents: a DataNode asked for checksums cannot send
+   * them and fails the read, one asked for none reads the block file alone. With verification off
+   * stock's client asks for none and reads the file exact, and so does Curtail's: it asked the
+   * DataNode as stock does.
+   */
+  @Test
+  void aReplicaWithoutItsChecksumsReadsWhenNoneAreAskedFor() throws Exception {
+    Path p = file(4, BLOCK + 99, 2);
+    for (LocatedBlock b : stock.getClient().getLocatedBlocks(p.toString(), 0)
+        .getLocatedBlocks()) {
+      FsDatasetTestUtils.Factory.getFactory(cluster.conf()).newInstance(cluster.dataNode(2))
+          .getMaterializedReplica(b.getBlock()).truncateMeta(0);
+    }
+    try (DistributedFileSystem plain = cluster.stockFileSystem()) {
+      plain.setVerifyChecksum(false);
+      SeededData.verify(plain, p, 4, BLOCK + 99);
+    }
+    try (CurtailDistributedFileSystem fs = unverified();
+        FSDataInputStream in = fs.open(p)) {
+      assertTrue(in.getWrappedStream() instanceof CurtailInputStream,
+          in.getWrappedStream().getClass().getName());
+      SeededData.verify(in, 4, BLOCK + 99, p.toString());
+    }
   }
 
   private static byte[] slice(long seed, long position, int length) {
