@@ -72,6 +72,9 @@ final class Runner {
   void prepare(Scenario s, Target.Cluster c) throws IOException {
     Workload w = s.workload();
     try (FileSystem fs = FileSystem.newInstance(c.uri(), stockConf(c))) {
+      if (w.isEncrypted()) {
+        encryptionZone(fs, readFile(s, 0, 0).getParent());
+      }
       for (int client = 0; client < w.clients(); client++) {
         if (w.op(client).writes()) {
           continue;
@@ -80,6 +83,22 @@ final class Runner {
           Op.WRITE.run(fs, readFile(s, client, f), fileSeed(s, -1, client, f), w.fileBytes(), w);
         }
       }
+    }
+  }
+
+  /** Makes {@code dir} an encryption zone of key {@link Workload#ENCRYPTION_KEY}. */
+  private static void encryptionZone(FileSystem fs, Path dir) throws IOException {
+    if (!(fs instanceof DistributedFileSystem)) {
+      throw new IOException("an encrypted scenario needs HDFS to make " + dir + " an encryption"
+          + " zone, and " + fs.getUri() + " is " + fs.getClass().getName());
+    }
+    fs.mkdirs(dir);
+    try {
+      ((DistributedFileSystem) fs).createEncryptionZone(dir, Workload.ENCRYPTION_KEY);
+    } catch (IOException e) {
+      throw new IOException("Could not make " + dir + " an encryption zone of key '"
+          + Workload.ENCRYPTION_KEY + "': the cluster's key provider must hold that key (the"
+          + " embedded clusters' does): " + e, e);
     }
   }
 
@@ -138,6 +157,9 @@ final class Runner {
       for (Variant v : vs) {
         FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf(cluster, v, round));
         fss.add(fs);
+        if (!w.verifiesChecksums()) {
+          fs.setVerifyChecksum(false); // as HBase reads its HFiles, under every mode
+        }
         if (!(fs instanceof CurtailDistributedFileSystem) && fs instanceof DistributedFileSystem) {
           hedges = ((DistributedFileSystem) fs).getHedgedReadMetrics(); // JVM-wide: deltas
         }

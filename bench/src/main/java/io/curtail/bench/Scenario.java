@@ -86,6 +86,21 @@ public final class Scenario {
         "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
         c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
             .on(DiskFault.Access.READS, DiskFault.Access.OPENS)));
+    // What HBase and encryption zones read, under the same slow disk.
+    add(new Scenario("read-slow-disk-encrypted",
+        "sequential reads of files in an encryption zone; one DataNode reads its disk through a"
+        + " FIFO queue at 10 ms a packet",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ).encrypted(),
+        "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
+            .on(DiskFault.Access.READS, DiskFault.Access.OPENS))));
+    add(new Scenario("read-slow-disk-nochecksum",
+        "sequential reads with checksum verification off (HBase's HFile reads); one DataNode"
+        + " reads its disk through a FIFO queue at 10 ms a packet",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ).withoutChecksums(),
+        "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
+            .on(DiskFault.Access.READS, DiskFault.Access.OPENS))));
     readFault("stalls", "freezes for 1.5 s every 4 s", "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
     add(new Scenario("mixed",

@@ -2,6 +2,7 @@ package io.curtail.bench;
 
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.LocalKeyStore;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,9 +65,12 @@ abstract class Target implements AutoCloseable {
   static final class Embedded extends Target {
     private final File baseDir;
     private final Map<Map<String, String>, EmbeddedCluster> clusters = new LinkedHashMap<>();
+    /** The key provider of every cluster started, holding the encrypted scenarios' key. */
+    private final LocalKeyStore keys;
 
     Embedded(File baseDir) throws IOException {
       this.baseDir = baseDir;
+      this.keys = LocalKeyStore.withKeys(Workload.ENCRYPTION_KEY);
       cluster(Mode.STOCK); // the default one, started now so that a broken setup fails first
     }
 
@@ -77,7 +81,8 @@ abstract class Target implements AutoCloseable {
         FaultyCluster.Builder b = FaultyCluster.builder()
             .dataNodes(Scenario.DATANODES)
             .blockSize(16L * 1024 * 1024)
-            .baseDir(new File(baseDir, "cluster-" + clusters.size()));
+            .baseDir(new File(baseDir, "cluster-" + clusters.size()))
+            .set(LocalKeyStore.PROVIDER_PATH, keys.uri());
         mode.clusterSettings().forEach(b::set);
         c = new EmbeddedCluster(b.build());
         clusters.put(mode.clusterSettings(), c);

@@ -10,6 +10,9 @@ package io.curtail.bench;
  * wait longer leaves the machine to its other clients, and their files look fast.
  */
 public final class Workload {
+  /** The key of the encryption zone an encrypted workload's files live in. */
+  public static final String ENCRYPTION_KEY = "curtail-bench";
+
   private final int clients;
   private final int filesPerClient;
   private final long fileBytes;
@@ -18,17 +21,22 @@ public final class Workload {
   private final short replication;
   private final long blockSize;
   private final long paceNanos;
-
+  /** Whether the files read live in an encryption zone (key {@link #ENCRYPTION_KEY}). */
+  private final boolean encrypted;
+  /** Whether reads verify checksums; false reads as HBase reads its HFiles. */
+  private final boolean verifyChecksum;
   /**
    * @param ops the op of client {@code c} is {@code ops[c % ops.length]}
    */
   public Workload(int clients, int filesPerClient, long fileBytes, int backgroundStreams,
       short replication, long blockSize, Op... ops) {
-    this(clients, filesPerClient, fileBytes, backgroundStreams, replication, blockSize, 0, ops);
+    this(clients, filesPerClient, fileBytes, backgroundStreams, replication, blockSize, 0, false,
+        true, ops);
   }
 
   private Workload(int clients, int filesPerClient, long fileBytes, int backgroundStreams,
-      short replication, long blockSize, long paceNanos, Op... ops) {
+      short replication, long blockSize, long paceNanos, boolean encrypted,
+      boolean verifyChecksum, Op... ops) {
     if (clients < 1 || filesPerClient < 1 || fileBytes < 0 || backgroundStreams < 0
         || replication < 1 || blockSize < 512 || paceNanos < 0 || ops.length == 0) {
       throw new IllegalArgumentException("bad workload: clients=" + clients + " files="
@@ -44,19 +52,21 @@ public final class Workload {
     this.replication = replication;
     this.blockSize = blockSize;
     this.paceNanos = paceNanos;
+    this.encrypted = encrypted;
+    this.verifyChecksum = verifyChecksum;
   }
 
   /** The same workload with {@code scale} times as many files per client (at least one). */
   public Workload scaled(double scale) {
     int files = (int) Math.max(1, Math.round(filesPerClient * scale));
     return new Workload(clients, files, fileBytes, backgroundStreams, replication, blockSize,
-        paceNanos, opsByClient);
+        paceNanos, encrypted, verifyChecksum, opsByClient);
   }
 
   /** The same workload with {@code streams} background streams instead. */
   public Workload withBackground(int streams) {
     return new Workload(clients, filesPerClient, fileBytes, streams, replication, blockSize,
-        paceNanos, opsByClient);
+        paceNanos, encrypted, verifyChecksum, opsByClient);
   }
 
   /**
@@ -66,7 +76,33 @@ public final class Workload {
    */
   public Workload withPace(long paceNanos) {
     return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
-        blockSize, paceNanos, opsByClient);
+        blockSize, paceNanos, encrypted, verifyChecksum, opsByClient);
+  }
+
+  /**
+   * The same workload on files in an encryption zone of key {@link #ENCRYPTION_KEY}, which the
+   * cluster's key provider must hold (the embedded clusters' does).
+   */
+  public Workload encrypted() {
+    return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
+        blockSize, paceNanos, true, verifyChecksum, opsByClient);
+  }
+
+  /**
+   * The same workload read with checksum verification off ({@code setVerifyChecksum(false)}),
+   * as HBase reads its HFiles: every mode's file systems are told so.
+   */
+  public Workload withoutChecksums() {
+    return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
+        blockSize, paceNanos, encrypted, false, opsByClient);
+  }
+
+  public boolean isEncrypted() {
+    return encrypted;
+  }
+
+  public boolean verifiesChecksums() {
+    return verifyChecksum;
   }
 
   /**
@@ -145,6 +181,8 @@ public final class Workload {
     return clients + " clients × " + filesPerClient + " files × " + fileBytes / (1024 * 1024)
         + " MiB (" + ops + "), replication " + replication
         + (backgroundStreams > 0 ? ", " + backgroundStreams + " background streams" : "")
+        + (encrypted ? ", in an encryption zone" : "")
+        + (verifyChecksum ? "" : ", checksum verification off")
         + (paced() ? ", a file due every " + paceNanos / 1_000_000 + " ms per client (paced:"
             + " times count from when due)" : "");
   }

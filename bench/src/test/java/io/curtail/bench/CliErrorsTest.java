@@ -27,7 +27,8 @@ class CliErrorsTest {
     assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read,"
         + " healthy-blocks, healthy-write, healthy-small-preads, healthy-seeks, healthy-hflush,"
         + " write-slow-disk, write-slow-middle, write-throttled, read-throttled, pread-throttled,"
-        + " read-slow-open, pread-slow-open, read-slow-disk, pread-slow-disk, read-stalls,"
+        + " read-slow-open, pread-slow-open, read-slow-disk, pread-slow-disk,"
+        + " read-slow-disk-encrypted, read-slow-disk-nochecksum, read-stalls,"
         + " pread-stalls, mixed",
         err);
   }

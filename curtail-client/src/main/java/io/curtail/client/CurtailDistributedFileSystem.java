@@ -61,8 +61,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With hedging on ({@code curtail.read.hedging} {@code static} or {@code smart}), {@code open}
  * and the {@code openFile} builder return Curtail's {@link CurtailInputStream}, except for
- * erasure-coded files, files in encryption zones and streams with checksum verification turned
- * off, which keep the stock stream.
+ * erasure-coded files, which keep the stock stream. A file in an encryption zone is read by
+ * Curtail's stream inside Hadoop's crypto stream, as stock wraps its own. With checksum
+ * verification off ({@link #setVerifyChecksum}{@code (false)}, as HBase reads its HFiles),
+ * Curtail's stream asks the DataNodes for no checksums and checks none, as stock's does, and
+ * still hedges.
  *
  * <p>With fail-fast on ({@code curtail.write.failfast.enabled}, the default), {@code create}
  * (the favoured-node overloads too), {@code createNonRecursive} and {@code append} return
@@ -353,15 +356,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       String src = pathName(p);
       DFSInputStream metadata = getClient().open(src, bufferSize, verifyChecksum);
       try {
-        if (metadata instanceof DFSStripedInputStream || !verifyChecksum
-            || metadata.getFileEncryptionInfo() != null) {
+        if (metadata instanceof DFSStripedInputStream) {
           return getClient().createWrappedInputStream(metadata);
         }
-        CurtailInputStream in =
-            new CurtailInputStream(reads, getClient(), getConf(), src, metadata, statistics);
-        return streams.curtail(metadata, in, src, opened);
+        CurtailInputStream in = new CurtailInputStream(reads, getClient(), getConf(), src,
+            metadata, verifyChecksum, statistics);
+        return streams.curtail(metadata, in, src, opened); // decrypting in encryption zones
       } catch (IOException | RuntimeException e) {
-        metadata.close();
+        metadata.close(); // all Curtail's stream holds until it reads
         throw e;
       }
     }, (fs, p) -> fs.open(p, bufferSize));

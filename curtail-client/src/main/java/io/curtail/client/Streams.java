@@ -7,8 +7,8 @@ import io.curtail.client.stats.RecordedStreams;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.stream.CurtailDataInputStream;
 import io.curtail.client.stream.CurtailDataOutputStream;
+import io.curtail.client.stream.Encryption;
 import io.curtail.client.write.CurtailOutputStream;
-import io.curtail.client.write.Encryption;
 import io.curtail.client.write.WriteContext;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoInputStream;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -37,7 +38,8 @@ import org.apache.hadoop.util.Progressable;
  * The streams a {@link CurtailDistributedFileSystem} hands out, Curtail's and stock's alike, and
  * which a create gets (made once, whatever the file): of
  * the HDFS types ({@link HdfsDataInputStream}, {@link HdfsDataOutputStream}) as stock's are, so
- * applications that test for them keep what they offer; encrypting in encryption zones; and with
+ * applications that test for them keep what they offer; encrypting and decrypting in encryption
+ * zones; and with
  * statistics on, ending each file's record on close, stock's streams timed per block.
  */
 final class Streams {
@@ -89,11 +91,21 @@ final class Streams {
     return curtail(out, stat.getFileEncryptionInfo(), src, 0, opened);
   }
 
-  /** Curtail's input stream of {@code src}, opened with the stock stream {@code metadata}. */
+  /**
+   * Curtail's input stream of {@code src}, opened with the stock stream {@code metadata}:
+   * decrypting for a file in an encryption zone, as stock wraps its own.
+   */
   HdfsDataInputStream curtail(DFSInputStream metadata, CurtailInputStream in, String src,
-      long openedNanos) {
-    return stats == null ? new CurtailDataInputStream(metadata, in)
-        : RecordedStreams.input(metadata, in, in::bytesRead,
+      long openedNanos) throws IOException {
+    FileEncryptionInfo encryption = metadata.getFileEncryptionInfo();
+    if (encryption == null) {
+      return stats == null ? new CurtailDataInputStream(metadata, in)
+          : RecordedStreams.input(metadata, in, in, in::bytesRead,
+              stats.file(false, "curtail", src, openedNanos));
+    }
+    CryptoInputStream decrypting = Encryption.decrypting(client, conf, encryption, in);
+    return stats == null ? new CurtailDataInputStream(metadata, decrypting, in)
+        : RecordedStreams.input(metadata, decrypting, in, in::bytesRead,
             stats.file(false, "curtail", src, openedNanos));
   }
 
@@ -108,7 +120,7 @@ final class Streams {
     }
     DFSInputStream stock = (DFSInputStream) in.getWrappedStream();
     MeasuredInputStream measured = new MeasuredInputStream(stock, stats, src);
-    return RecordedStreams.input(stock, measured, measured::bytesRead,
+    return RecordedStreams.input(stock, measured, measured, measured::bytesRead,
         stats.file(false, "stock", src, openedNanos));
   }
 

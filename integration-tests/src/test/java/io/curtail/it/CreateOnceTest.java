@@ -5,20 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.testcluster.FaultyClusterExtension;
+import io.curtail.testcluster.LocalKeyStore;
 import io.curtail.testcluster.SeededData;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoOutputStream;
-import org.apache.hadoop.crypto.key.KeyProvider;
-import org.apache.hadoop.crypto.key.KeyProviderFactory;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -42,30 +37,19 @@ class CreateOnceTest {
   private static final String EC_POLICY = "XOR-2-1-1024k"; // three DataNodes
   private static final long LENGTH = 3L * 1024 * 1024 + 7; // past a 1 MiB cell, and a block
   /** A local key store both the NameNode and the clients use as the zones' key provider. */
-  private static final File KEYS = keyStore();
+  private static final LocalKeyStore KEYS = keyStore();
   @RegisterExtension
   static final FaultyClusterExtension CLUSTER = new FaultyClusterExtension(b -> b.dataNodes(3)
       .blockSize(1024 * 1024)
-      .set("hadoop.security.key.provider.path", "jceks://file" + KEYS.getAbsolutePath())
+      .set(LocalKeyStore.PROVIDER_PATH, KEYS.uri())
       .set("dfs.namenode.audit.loggers", CreateAudit.class.getName()));
   private static DistributedFileSystem stock;
 
-  private static File keyStore() {
+  private static LocalKeyStore keyStore() {
     try {
-      File dir = Files.createTempDirectory("create-once-keys").toFile();
-      File store = new File(dir, "keys.jceks");
-      Configuration conf = new Configuration();
-      conf.set("hadoop.security.key.provider.path", "jceks://file" + store.getAbsolutePath());
-      KeyProvider provider = KeyProviderFactory.getProviders(conf).get(0);
-      KeyProvider.Options options = KeyProvider.options(conf);
-      options.setBitLength(128);
-      provider.createKey(KEY, options);
-      provider.flush();
-      return store;
+      return LocalKeyStore.withKeys(KEY);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 

@@ -55,6 +55,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   private final BlockSource source;
   /** How the DataNode caches what it reads (readahead, drop-behind), as the stream was told. */
   private final CachingStrategy caching;
+  /** Whether the DataNodes send checksums and the read verifies them (as the stream was told). */
+  private final boolean verifyChecksum;
   /** The plan being followed: its block, replicas in order and what each is known to take. */
   private ReplicaPlan plan;
   private LocatedBlock block;
@@ -89,15 +91,18 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   /**
    * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
    * {@code source} gives (the stream's plans, made again only once stale, which the read looks at
-   * every few packets), asking the DataNodes to cache as {@code caching} says.
+   * every few packets), asking the DataNodes to cache as {@code caching} says, and for checksums
+   * to verify if {@code verifyChecksum}.
    */
   BlockRead(ReadContext ctx, DFSClient client, String file, BlockSource source,
-      CachingStrategy caching, LocatedBlock block, long offset, long length) {
+      CachingStrategy caching, boolean verifyChecksum, LocatedBlock block, long offset,
+      long length) {
     this.ctx = ctx;
     this.client = client;
     this.file = file;
     this.source = source;
     this.caching = caching;
+    this.verifyChecksum = verifyChecksum;
     this.position = offset;
     this.start = offset;
     this.end = offset + length;
@@ -113,7 +118,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   BlockRead(ReadContext ctx, DFSClient client, String file, ReplicaPlan plan, long offset,
       long length) {
     this(ctx, client, file, BlockSource.fixed(ctx, client, file, plan),
-        client.getDefaultReadCachingStrategy(), plan.block, offset, length);
+        client.getDefaultReadCachingStrategy(), true, plan.block, offset, length);
   }
 
   /** Reads the block's replicas in {@code plan}'s order; none has failed yet. */
@@ -285,7 +290,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       for (int i = 0; i < replicas.length; i++) {
         if (!failed[i]) {
           reader = PacketReader.create(ctx, client, file, block, replicas[i], position,
-              end - position, caching);
+              end - position, caching, verifyChecksum);
           nowReading(i);
           return;
         }
@@ -418,7 +423,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
       PacketReader r = null;
       try {
         long start = ctx.clock.nanoTime();
-        r = PacketReader.create(ctx, client, file, located, dn, from, end - from, caching);
+        r = PacketReader.create(ctx, client, file, located, dn, from, end - from, caching,
+            verifyChecksum);
         if (!race.publishHedge(r)) {
           r.close(); // the primary delivered before the hedge began
           ctx.hedgeLost(tracker.node());

@@ -26,8 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Curtail's input stream: sequential and positional reads of a replicated, unencrypted file,
- * block by block, with every packet timed and slow packets hedged (see {@link BlockRead}).
+ * Curtail's input stream: sequential and positional reads of a replicated file, block by block,
+ * with every packet timed and slow packets hedged (see {@link BlockRead}). It reads the bytes the
+ * DataNodes hold: a file in an encryption zone is decrypted by Hadoop's crypto stream around it.
+ * Checksums are verified unless the stream was opened with verification off, as stock's.
  *
  * <p>The file's metadata comes from a stock {@link DFSInputStream} opened the usual way, so
  * errors on open and the block list are exactly the stock client's; that stream never reads data.
@@ -50,6 +52,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   private final byte[] oneByte = new byte[1];
   /** How DataNodes are to cache what they read for this stream: readahead, drop-behind. */
   private volatile CachingStrategy caching;
+  private final boolean verifyChecksum;
   /** Bytes delivered, local and remote, as stock streams count them. */
   private final ReadStatistics readStatistics = new ReadStatistics();
   /**
@@ -69,13 +72,19 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   /** Bytes this stream delivered, sequentially and by position. */
   private final LongAdder bytesRead = new LongAdder();
 
-  /** @param conf the file system's configuration, for RPCs to DataNodes */
+  /**
+   * @param conf the file system's configuration, for RPCs to DataNodes
+   * @param verifyChecksum whether the DataNodes send checksums and reads verify them: the flag
+   *     {@code metadata} was opened with
+   */
   public CurtailInputStream(ReadContext ctx, DFSClient client, Configuration conf, String file,
-      DFSInputStream metadata, FileSystem.Statistics statistics) throws IOException {
+      DFSInputStream metadata, boolean verifyChecksum, FileSystem.Statistics statistics)
+      throws IOException {
     super(file);
     this.ctx = ctx;
     this.client = client;
     this.metadata = metadata;
+    this.verifyChecksum = verifyChecksum;
     this.statistics = statistics;
     this.length = VisibleLength.of(client, conf, metadata, file);
     this.blocks = new FileBlocks(ctx, client, file, length,
@@ -162,8 +171,8 @@ public final class CurtailInputStream extends PositionalInputStream implements B
       if (sequential == null) {
         LocatedBlock b = blocks.at(pos);
         long inBlock = pos - b.getStartOffset();
-        sequential = new BlockRead(ctx, client, file, blocks, caching, b, inBlock,
-            blocks.readable(b) - inBlock);
+        sequential = new BlockRead(ctx, client, file, blocks, caching, verifyChecksum, b,
+            inBlock, blocks.readable(b) - inBlock);
       }
       try {
         buffered = sequential.next();
@@ -272,7 +281,8 @@ public final class CurtailInputStream extends PositionalInputStream implements B
       LocatedBlock b = blocks.at(position);
       long inBlock = position - b.getStartOffset();
       long want = Math.min(dst.remaining(), blocks.readable(b) - inBlock);
-      try (BlockRead read = new BlockRead(ctx, client, file, blocks, caching, b, inBlock, want)) {
+      try (BlockRead read = new BlockRead(ctx, client, file, blocks, caching, verifyChecksum, b,
+          inBlock, want)) {
         for (ByteBuffer data = read.next(); data != null; data = read.next()) {
           int n = data.remaining();
           dst.put(data);

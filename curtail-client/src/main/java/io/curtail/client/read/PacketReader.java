@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a byte range of one block from one DataNode, a packet at a time, verifying every chunk's
- * checksum: the wire half of Curtail's reader, built on Hadoop's {@link Sender} and the
- * connection's {@link PacketInput}. It owns its connection so that a hedge that lost can be cut
- * off at once with {@link #abort()} from another thread; Hadoop's own block reader serialises
- * {@code close} behind a blocked {@code read}, which would leave a thread reading.
+ * checksum unless told not to: the wire half of Curtail's reader, built on Hadoop's
+ * {@link Sender} and the connection's {@link PacketInput}. It owns its connection so that a hedge
+ * that lost can be cut off at once with {@link #abort()} from another thread; Hadoop's own block
+ * reader serialises {@code close} behind a blocked {@code read}, which would leave a thread
+ * reading.
  *
  * <p>Connections come from, and go back to, the client's {@link ConnectionPool}: a reader that
  * delivered its whole range and told the DataNode so ({@link #finishRange}) gives its connection
@@ -61,6 +62,13 @@ final class PacketReader implements Closeable, Abortable {
   private final DatanodeInfo dataNode;
   private final long end;
   private final CachingStrategy caching;
+  /**
+   * Whether the DataNode sends checksums and this reader verifies them. Without, as stock's
+   * reader does for a stream with verification off, the DataNode sends none (it reads no
+   * checksum file) and the read ends with {@code SUCCESS}, not {@code CHECKSUM_OK}, which would
+   * tell the DataNode that every chunk was checked.
+   */
+  private final boolean verifyChecksum;
   /** The network distance to the DataNode, worked out when first asked; -1 until then. */
   private int distance = -1;
   private final AtomicReference<Fate> fate = new AtomicReference<>(Fate.OPEN);
@@ -79,7 +87,8 @@ final class PacketReader implements Closeable, Abortable {
   private boolean broken;
 
   private PacketReader(ReadContext ctx, DFSClient client, String file, LocatedBlock located,
-      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching) {
+      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching,
+      boolean verifyChecksum) {
     if (offset < 0 || length <= 0) {
       throw new IllegalArgumentException("need offset >= 0 and length > 0 to read "
           + located.getBlock() + ", got " + offset + " and " + length);
@@ -96,17 +105,21 @@ final class PacketReader implements Closeable, Abortable {
     this.position = offset;
     this.end = offset + length;
     this.caching = caching;
+    this.verifyChecksum = verifyChecksum;
   }
 
   /**
    * A reader of {@code length} bytes of {@code block} from {@code offset} within it, not yet
    * connected (its first {@link #next()} connects): it can be aborted from now on, even while it
    * waits on the DataNode to connect or to answer (which it does once it opened the replica).
-   * The DataNode reads the replica with {@code caching}'s readahead and drop-behind.
+   * The DataNode reads the replica with {@code caching}'s readahead and drop-behind, and sends
+   * checksums, which the reader verifies, if {@code verifyChecksum}.
    */
   static PacketReader create(ReadContext ctx, DFSClient client, String file, LocatedBlock block,
-      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching) {
-    return new PacketReader(ctx, client, file, block, dataNode, offset, length, caching);
+      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching,
+      boolean verifyChecksum) {
+    return new PacketReader(ctx, client, file, block, dataNode, offset, length, caching,
+        verifyChecksum);
   }
 
   /**
@@ -169,7 +182,7 @@ final class PacketReader implements Closeable, Abortable {
     try {
       requestedNanos = clock.nanoTime();
       new Sender(conn.out).readBlock(block, located.getBlockToken(), client.getClientName(),
-          position, end - position, true, caching);
+          position, end - position, verifyChecksum, caching);
       conn.out.flush();
       response = DataNodeLink.answer(conn.in, "the answer to readBlock");
     } catch (IOException e) {
@@ -240,7 +253,9 @@ final class PacketReader implements Closeable, Abortable {
         break;
       }
       ByteBuffer data = in.data();
-      in.verify(checksum, file, header.offsetInBlock());
+      if (verifyChecksum) {
+        in.verify(checksum, file, header.offsetInBlock());
+      }
       long packetStart = header.offsetInBlock();
       long packetEnd = packetStart + header.dataLen();
       if (packetStart > position || packetEnd <= position) {
@@ -340,7 +355,8 @@ final class PacketReader implements Closeable, Abortable {
     finished = true;
     // Tells the DataNode the read went well, as stock clients do: it then waits for another
     // operation on this connection instead of closing it.
-    ClientReadStatusProto.newBuilder().setStatus(Status.CHECKSUM_OK).build()
+    ClientReadStatusProto.newBuilder()
+        .setStatus(verifyChecksum ? Status.CHECKSUM_OK : Status.SUCCESS).build()
         .writeDelimitedTo(conn.out);
     conn.out.flush();
   }

@@ -31,11 +31,12 @@ public final class RecordedStreams {
    * bytes {@code bytesRead} says were read.
    *
    * @param opened the stock stream the file was opened with (see {@link CurtailDataInputStream})
+   * @param reading what reads: {@code in}, or a crypto stream around it
    */
-  public static <S extends InputStream & Seekable & PositionedReadable & HdfsInput>
-      HdfsDataInputStream input(DFSInputStream opened, S in, LongSupplier bytesRead,
+  public static <R extends InputStream & Seekable & PositionedReadable> HdfsDataInputStream input(
+      DFSInputStream opened, R reading, HdfsInput in, LongSupplier bytesRead,
       BlockRecord record) {
-    return new CurtailDataInputStream(opened, in) {
+    return new CurtailDataInputStream(opened, reading, in) {
       private boolean recorded;
 
       @Override

@@ -38,8 +38,20 @@ public class CurtailDataInputStream extends HdfsDataInputStream {
    */
   public <S extends InputStream & Seekable & PositionedReadable & HdfsInput> CurtailDataInputStream(
       DFSInputStream opened, S stream) {
+    this(opened, stream, stream);
+  }
+
+  /**
+   * @param opened the stock stream the file was opened with, which {@code stream} reads for
+   * @param reading what the application's reads go to: {@code stream}, or a crypto stream
+   *     around it (as stock's {@code HdfsDataInputStream} wraps its crypto stream, which
+   *     {@link #getWrappedStream()} then returns)
+   * @param stream what answers for the HDFS methods
+   */
+  public <R extends InputStream & Seekable & PositionedReadable> CurtailDataInputStream(
+      DFSInputStream opened, R reading, HdfsInput stream) {
     super(opened);
-    this.in = stream;
+    this.in = reading;
     this.stream = stream;
   }
 

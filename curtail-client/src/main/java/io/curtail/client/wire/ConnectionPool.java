@@ -18,7 +18,8 @@ import org.apache.hadoop.hdfs.net.Peer;
 
 /**
  * Idle connections to DataNodes, kept for the next read. A DataNode that served a read to its end
- * and heard the client's {@code CHECKSUM_OK} waits on the same connection for another operation
+ * and heard the client's status ({@code CHECKSUM_OK}, or {@code SUCCESS} from a reader that checks
+ * no checksums) waits on the same connection for another operation
  * ({@code dfs.datanode.socket.reuse.keepalive}, 4 s by default), so the next read to it skips the
  * TCP connect, the SASL check and a DataNode thread's start: most of what a small positional read
  * costs. Bounded like stock's {@code PeerCache}: at most {@code capacity} connections
