@@ -68,12 +68,13 @@ import org.slf4j.LoggerFactory;
  * still hedges.
  *
  * <p>With fail-fast on ({@code curtail.write.failfast.enabled}, the default), {@code create}
- * (the favoured-node overloads too), {@code createNonRecursive} and {@code append} return
- * Curtail's {@link CurtailOutputStream}, encrypting in encryption zones. Each creates its file
- * once; an erasure-coded file gets stock's striped stream, built from what that create returned.
- * These keep the stock stream: appends to erasure-coded and encrypted files;
- * {@code primitiveCreate}; and the {@code createFile}/{@code appendFile} builders, which Hadoop
- * makes final and routes through private methods a subclass cannot reach.
+ * (the favoured-node overloads too), {@code createNonRecursive}, {@code append} and the
+ * {@code appendFile} builder (it calls the favoured-node {@code append}) return Curtail's
+ * {@link CurtailOutputStream}, encrypting in encryption zones. Each creates its file once; an
+ * erasure-coded file gets stock's striped stream, built from what that create returned. These
+ * keep the stock stream: appends to erasure-coded and encrypted files; {@code primitiveCreate};
+ * and the {@code createFile} builder, whose class Hadoop makes final with a private constructor
+ * and whose {@code build} calls a private {@code create}: no subclass can reach it.
  *
  * <p>Every stream is of the HDFS types, {@code HdfsDataInputStream} and
  * {@code HdfsDataOutputStream}, as stock's are ({@link Streams}).

@@ -1,6 +1,7 @@
 package io.curtail.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -164,6 +165,31 @@ class HdfsStreamsTest {
     for (List<Integer> replicas : cluster.replicas(stock, p)) {
       assertTrue(replicas.contains(0), "a block not on the favoured DataNode: " + replicas);
     }
+  }
+
+  /**
+   * The {@code appendFile} builder reaches the public favoured-node {@code append}, which Curtail
+   * overrides, so its stream is Curtail's; the {@code createFile} builder goes through a private
+   * {@code create} of stock's (its class is final, its constructor private) and stays stock's.
+   */
+  @Test
+  void theAppendFileBuilderGivesCurtailsStreamTheCreateFileBuilderStocks() throws IOException {
+    Path p = new Path("/hdfs-streams/builders");
+    try (DistributedFileSystem fs = cluster.curtailFileSystem(Collections.emptyMap())) {
+      try (FSDataOutputStream out = fs.createFile(p).recursive().replication((short) 3).build()) {
+        assertFalse(out.getWrappedStream() instanceof CurtailOutputStream,
+            out.getWrappedStream().getClass().getName());
+        SeededData.write(out, 34, LENGTH);
+      }
+      try (FSDataOutputStream out = fs.appendFile(p).build()) {
+        assertTrue(out.getWrappedStream() instanceof CurtailOutputStream,
+            out.getWrappedStream().getClass().getName());
+        byte[] more = new byte[1000];
+        SeededData.fill(34, LENGTH, more, 0, more.length);
+        out.write(more);
+      }
+    }
+    SeededData.verify(stock, p, 34, LENGTH + 1000);
   }
 
   @Test
