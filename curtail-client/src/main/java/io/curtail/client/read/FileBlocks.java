@@ -3,6 +3,7 @@ package io.curtail.client.read;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 
@@ -19,6 +20,8 @@ final class FileBlocks implements BlockSource {
   private final DFSClient client;
   private final String file;
   private final long length;
+  /** What reads of local block files use; null if none is to be made (see BlockSource). */
+  private final Configuration localReads;
   /** The file's blocks in order, each replaced when its locations are fetched again. */
   private final AtomicReferenceArray<LocatedBlock> blocks;
   /** Each block's replica order, by the index of its block in {@link #blocks}. */
@@ -26,13 +29,19 @@ final class FileBlocks implements BlockSource {
 
   /** @param all the file's blocks as the NameNode listed them on open (none if it is empty) */
   FileBlocks(ReadContext ctx, DFSClient client, String file, long length,
-      List<LocatedBlock> all) {
+      List<LocatedBlock> all, Configuration localReads) {
+    this.localReads = localReads;
     this.ctx = ctx;
     this.client = client;
     this.file = file;
     this.length = length;
     this.blocks = new AtomicReferenceArray<>(all.toArray(new LocatedBlock[0]));
     this.plans = new AtomicReferenceArray<>(all.size());
+  }
+
+  @Override
+  public Configuration localReads() {
+    return localReads;
   }
 
   /** The file's blocks with their locations as last fetched, in order. */

@@ -1,0 +1,320 @@
+package io.curtail.client.read;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.BlockReader;
+import org.apache.hadoop.hdfs.ClientContext;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.RemotePeerFactory;
+import org.apache.hadoop.hdfs.client.impl.BlockReaderFactory;
+import org.apache.hadoop.hdfs.client.impl.DfsClientConf.ShortCircuitConf;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a range of a replica on this host from its block file, as stock does where short-circuit
+ * reads are on: with Hadoop's own {@link BlockReaderFactory} and the client's
+ * {@link ClientContext}, so the reader is stock's ({@code BlockReaderLocal} over the DataNode's
+ * domain socket, or {@code BlockReaderLocalLegacy}), verifies checksums as stock's does, and
+ * shares stock's caches of file descriptors and of what failed. The DataNode serves none of the
+ * bytes.
+ *
+ * <p>Why a piece at a time: {@link BlockRead} times each piece of at most {@value #PIECE_BYTES}
+ * bytes (a TCP packet's size) as it times a packet, feeds it to the DataNode's tracker and hedges
+ * a slow one to another replica; stock cannot, since its local read has no deadline. A piece
+ * already waiting on the disk cannot be called back (Linux finishes a read of a regular file
+ * whatever the thread's interrupts), so {@link #abort()} only stops the next piece: a hedge that
+ * wins saves the rest of the range, and what the tracker learnt moves later reads elsewhere.
+ *
+ * <p>When the block file cannot be read (short-circuit unavailable for this replica, the user not
+ * allowed, the replica moved), the range is read over TCP by a {@link PacketReader} instead, as
+ * stock falls back; Hadoop's factory is never allowed to open a TCP connection of its own.
+ *
+ * <p>Not thread-safe, except {@link #abort()}.
+ */
+final class LocalReplica extends ReplicaReader {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalReplica.class);
+  /** The most one piece holds: a TCP packet's worth, so both are timed alike. */
+  static final int PIECE_BYTES = 64 * 1024;
+  /** Whether each DataNode address is on this host; bounded as {@link NetworkDistances}. */
+  private static final Map<String, Boolean> LOCAL = new ConcurrentHashMap<>();
+  private static final int MAX_NODES = 65_536;
+  /**
+   * Refuses the TCP connection Hadoop's factory falls back to when it cannot read the block file:
+   * Curtail's own reader ({@link PacketReader}) takes over then.
+   */
+  private static final RemotePeerFactory NO_TCP = (addr, token, dn) -> {
+    throw new IOException("no TCP reads through Hadoop's factory: Curtail reads " + dn
+        + " over TCP itself");
+  };
+
+  private final ReadContext ctx;
+  private final DFSClient client;
+  private final Configuration conf;
+  private final String file;
+  private final LocatedBlock located;
+  private final DatanodeInfo dataNode;
+  private final long end;
+  private final CachingStrategy caching;
+  private long position;
+  /** Stock's reader of the block file, once opened. */
+  private BlockReader local;
+  /** The TCP reader the range fell back to, if the block file could not be read. */
+  private volatile PacketReader tcp;
+  private byte[] piece;
+  private ByteBuffer pieceView;
+  private volatile long requestedNanos;
+  private volatile boolean aborted;
+
+  /** @param conf the file system's configuration, for RPCs to the DataNode */
+  LocalReplica(ReadContext ctx, DFSClient client, Configuration conf, String file,
+      LocatedBlock located,
+      DatanodeInfo dataNode, long offset, long length, CachingStrategy caching) {
+    if (offset < 0 || length <= 0) {
+      throw new IllegalArgumentException("need offset >= 0 and length > 0 to read "
+          + located.getBlock() + ", got " + offset + " and " + length);
+    }
+    this.ctx = ctx;
+    this.client = client;
+    this.conf = conf;
+    this.file = file;
+    this.located = located;
+    this.dataNode = dataNode;
+    this.position = offset;
+    this.end = offset + length;
+    this.caching = caching;
+  }
+
+  /**
+   * Whether stock's factory would read {@code dataNode}'s replicas from their files: short-circuit
+   * reads on, the DataNode on this host, and the way configured not known to fail (legacy local
+   * reads disabled after a failure; the domain socket unusable or never set up). Asked before
+   * each read so that a client without short-circuit pays nothing, as stock's does.
+   */
+  static boolean worthTrying(DFSClient client, DatanodeInfo dataNode) {
+    ShortCircuitConf sc = client.getConf().getShortCircuitConf();
+    if (!sc.isShortCircuitLocalReads() || !isLocal(dataNode)) {
+      return false;
+    }
+    ClientContext cc = client.getClientContext();
+    if (cc.getUseLegacyBlockReaderLocal()) {
+      return !cc.getDisableLegacyBlockReaderLocal();
+    }
+    try {
+      return cc.getDomainSocketFactory().getPathInfo(address(dataNode), sc).getPathState()
+          .getUsableForShortCircuit();
+    } catch (IOException e) {
+      return false; // no usable socket path: stock reads over TCP too
+    }
+  }
+
+  private static boolean isLocal(DatanodeInfo dn) {
+    Boolean local = LOCAL.get(dn.getXferAddr());
+    if (local == null) {
+      try {
+        local = DFSUtilClient.isLocalAddress(address(dn));
+      } catch (IOException e) {
+        local = false; // an address that does not resolve is no local one
+      }
+      if (LOCAL.size() < MAX_NODES) {
+        LOCAL.put(dn.getXferAddr(), local);
+      }
+    }
+    return local;
+  }
+
+  private static InetSocketAddress address(DatanodeInfo dn) {
+    return NetUtils.createSocketAddr(dn.getXferAddr());
+  }
+
+  /**
+   * Stock's local reader of the range, or null if the block file cannot be read (then logged:
+   * Hadoop logs why, once, where it disables a way of reading locally).
+   */
+  private BlockReader openLocal() {
+    BlockReader r = null;
+    try {
+      r = new BlockReaderFactory(client.getConf())
+          .setInetSocketAddress(address(dataNode))
+          .setRemotePeerFactory(NO_TCP)
+          .setDatanodeInfo(dataNode)
+          .setStorageType(storageType())
+          .setFileName(file)
+          .setBlock(located.getBlock())
+          .setBlockToken(located.getBlockToken())
+          .setStartOffset(position)
+          .setVerifyChecksum(true)
+          .setClientName(client.getClientName())
+          .setLength(end - position)
+          .setCachingStrategy(caching)
+          .setAllowShortCircuitLocalReads(true)
+          .setClientCacheContext(client.getClientContext())
+          .setUserGroupInformation(UserGroupInformation.getCurrentUser())
+          .setConfiguration(conf)
+          .build();
+    } catch (IOException e) {
+      LOG.debug("No local read file={} block={} datanode={} reason={}", file,
+          located.getBlock(), dataNode, e.toString());
+      return null;
+    }
+    if (!r.isShortCircuit()) { // a pooled TCP connection of stock's: not what is wanted here
+      closeQuietly(r);
+      return null;
+    }
+    return r;
+  }
+
+  /** The storage the replica is on, as the NameNode listed it; stock's default if unlisted. */
+  private StorageType storageType() {
+    DatanodeInfo[] locs = located.getLocations();
+    StorageType[] types = located.getStorageTypes();
+    for (int i = 0; i < locs.length && types != null && i < types.length; i++) {
+      if (locs[i].getXferAddr().equals(dataNode.getXferAddr())) {
+        return types[i];
+      }
+    }
+    return StorageType.DEFAULT;
+  }
+
+  @Override
+  ByteBuffer next() throws IOException {
+    PacketReader t = tcp;
+    if (t != null) {
+      return t.next();
+    }
+    if (aborted) {
+      throw new IOException("local read of " + located.getBlock() + " from " + dataNode
+          + " aborted");
+    }
+    if (local == null) {
+      requestedNanos = ctx.clock.nanoTime();
+      local = openLocal();
+      if (local == null) {
+        return fallBack().next();
+      }
+    }
+    if (position >= end) {
+      return null;
+    }
+    if (piece == null) {
+      piece = new byte[(int) Math.min(PIECE_BYTES, end - position)];
+      pieceView = ByteBuffer.wrap(piece);
+    }
+    int want = (int) Math.min(piece.length, end - position);
+    int n = 0;
+    while (n == 0) {
+      n = local.read(piece, 0, want); // one of the reader's disk reads at most: its buffer's end
+    }
+    if (n < 0) {
+      throw new IOException(dataNode + "'s block file of " + located.getBlock() + " ended at "
+          + position + ", before " + end);
+    }
+    position += n;
+    pieceView.clear();
+    pieceView.limit(n);
+    return pieceView;
+  }
+
+  /** Reads the range over TCP from now on, as stock does when a local read is not to be had. */
+  private PacketReader fallBack() {
+    PacketReader t = PacketReader.create(ctx, client, file, located, dataNode, position,
+        end - position, caching);
+    tcp = t;
+    if (aborted) {
+      t.abort(); // abort() may have looked before tcp was set
+    }
+    return t;
+  }
+
+  @Override
+  boolean finishRange(int timeoutMs) {
+    PacketReader t = tcp;
+    return t != null ? t.finishRange(timeoutMs) : position == end;
+  }
+
+  @Override
+  long sinceRequest(long nowNanos, long fallbackNanos) {
+    PacketReader t = tcp;
+    if (t != null) {
+      return t.sinceRequest(nowNanos, fallbackNanos);
+    }
+    long at = requestedNanos;
+    return at == 0 ? fallbackNanos : nowNanos - at;
+  }
+
+  @Override
+  boolean connected() {
+    PacketReader t = tcp;
+    return t != null ? t.connected() : local != null;
+  }
+
+  @Override
+  long position() {
+    PacketReader t = tcp;
+    return t != null ? t.position() : position;
+  }
+
+  @Override
+  DatanodeInfo dataNode() {
+    return dataNode;
+  }
+
+  /** 0, the distance stock's local readers give, unless the range fell back to TCP. */
+  @Override
+  int networkDistance() {
+    PacketReader t = tcp;
+    return t != null ? t.networkDistance() : 0;
+  }
+
+  @Override
+  boolean shortCircuit() {
+    return tcp == null && local != null;
+  }
+
+  /** Stops the range: the next piece fails; a piece being read finishes first (see above). */
+  @Override
+  public void abort() {
+    aborted = true;
+    PacketReader t = tcp;
+    if (t != null) {
+      t.abort();
+    }
+  }
+
+  @Override
+  public void close() {
+    PacketReader t = tcp;
+    if (t != null) {
+      t.close();
+    }
+    if (local != null) {
+      closeQuietly(local);
+      local = null;
+    }
+  }
+
+  private void closeQuietly(BlockReader r) {
+    try {
+      r.close();
+    } catch (IOException e) {
+      LOG.debug("Closing the local reader of block={} failed", located.getBlock(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LocalReplica{" + located.getBlock() + "@" + dataNode + ", position=" + position()
+        + ", end=" + end + '}';
+  }
+}
