@@ -307,6 +307,20 @@ public final class FaultyCluster implements AutoCloseable {
     return f::heal;
   }
 
+  /**
+   * Makes DataNode {@code i}'s disk slow for short-circuit reads, stock's and Curtail's alike:
+   * every read of its block files queues (FIFO) and takes {@code perReadMs}; see
+   * {@link SlowLocalDisk}. Reads over TCP are not touched ({@link #slowDisk} slows those).
+   */
+  public Fault slowLocalDisk(int i, long perReadMs) {
+    return SlowLocalDisk.on(ports[i], perReadMs);
+  }
+
+  /** Short-circuit reads of DataNode {@code i}'s files slowed so far by {@link #slowLocalDisk}. */
+  public long slowedLocalReads(int i) {
+    return SlowLocalDisk.slowedReads(ports[i]);
+  }
+
   /** Stops DataNode {@code i} as a crash would; closing the fault restarts it on the same port. */
   public Fault stop(int i) {
     MiniDFSCluster.DataNodeProperties props =
