@@ -28,7 +28,7 @@ class CliErrorsTest {
         + " healthy-blocks, healthy-write, healthy-small-preads, healthy-seeks, healthy-hflush,"
         + " write-slow-disk, write-slow-middle, write-throttled, read-throttled, pread-throttled,"
         + " read-slow-open, pread-slow-open, read-slow-disk, pread-slow-disk, read-stalls,"
-        + " pread-stalls, mixed",
+        + " pread-stalls, mixed, healthy-local, read-slow-local-disk",
         err);
   }
 
