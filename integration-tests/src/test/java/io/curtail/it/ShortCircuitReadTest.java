@@ -80,6 +80,39 @@ class ShortCircuitReadTest {
     }
   }
 
+  /**
+   * Short-circuit reads on through the DataNode's domain socket, which needs {@code libhadoop}
+   * (absent here): stock finds the socket unusable and reads over TCP, and so does Curtail.
+   */
+  @Test
+  void withoutAUsableDomainSocketReadsGoOverTcpAsStocks() throws Exception {
+    FaultyCluster c = CLUSTER.cluster();
+    Path p = new Path("/short-circuit/no-socket");
+    SeededData.create(CLUSTER.stock(), p, 47, LENGTH);
+    c.awaitReplicas(CLUSTER.stock(), p, 3);
+    Map<String, String> settings = new HashMap<>();
+    settings.put("dfs.client.use.legacy.blockreader.local", "false");
+    settings.put("dfs.domain.socket.path", "/nonexistent/curtail-dn-socket");
+    settings.put("dfs.client.context", "short-circuit-read-test-domain-socket");
+    for (FileSystem fs : new FileSystem[] {c.curtailFileSystem(settings), stockWith(c, settings)}) {
+      try (FileSystem closing = fs; FSDataInputStream in = fs.open(p)) {
+        SeededData.verify(in, 47, LENGTH, "a read with an unusable domain socket");
+        ReadStatistics stats = ((HdfsDataInputStream) in).getReadStatistics();
+        assertEquals(0, stats.getTotalShortCircuitBytesRead(), fs.getClass().getSimpleName());
+        assertEquals(LENGTH, stats.getTotalBytesRead(), fs.getClass().getSimpleName());
+      }
+    }
+  }
+
+  private static FileSystem stockWith(FaultyCluster c, Map<String, String> settings)
+      throws IOException {
+    org.apache.hadoop.conf.Configuration conf = c.conf();
+    conf.setClass("fs.hdfs.impl", org.apache.hadoop.hdfs.DistributedFileSystem.class,
+        FileSystem.class);
+    settings.forEach(conf::set);
+    return FileSystem.newInstance(c.uri(), conf);
+  }
+
   @Test
   void aSlowLocalDiskIsHedgedToAnotherReplica() throws Exception {
     FaultyCluster c = CLUSTER.cluster();

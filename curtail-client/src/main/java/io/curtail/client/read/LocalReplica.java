@@ -212,11 +212,8 @@ final class LocalReplica extends ReplicaReader {
       pieceView = ByteBuffer.wrap(piece);
     }
     int want = (int) Math.min(piece.length, end - position);
-    int n = 0;
-    while (n == 0) {
-      n = local.read(piece, 0, want); // one of the reader's disk reads at most: its buffer's end
-    }
-    if (n < 0) {
+    int n = local.read(piece, 0, want); // at most one disk read: it stops at its buffer's end
+    if (n <= 0) { // only at the end of the file
       throw new IOException(dataNode + "'s block file of " + located.getBlock() + " ended at "
           + position + ", before " + end);
     }
