@@ -18,7 +18,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.net.NetUtils;
-import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.DirectBufferPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +30,12 @@ import org.slf4j.LoggerFactory;
  * shares stock's caches of file descriptors and of what failed. The DataNode serves none of the
  * bytes.
  *
- * <p>Why a piece at a time: {@link BlockRead} times each piece of at most {@value #PIECE_BYTES}
- * bytes (a TCP packet's size) as it times a packet, feeds it to the DataNode's tracker and hedges
- * a slow one to another replica; stock cannot, since its local read has no deadline. A piece
+ * <p>Why a piece at a time: {@link BlockRead} times each piece as it times a packet, feeds it to
+ * the DataNode's tracker and hedges a slow one to another replica; stock cannot, since its local
+ * read has no deadline. A piece is what Hadoop's reader reads from the disk at once (its buffer,
+ * {@code dfs.client.read.shortcircuit.buffer.size}, 1 MiB by default), read straight into a
+ * pooled direct buffer: so a piece is one disk read, as each of stock's is, and the bytes are
+ * copied no more often than stock copies them (from the file, then to the caller). A piece
  * already waiting on the disk cannot be called back (Linux finishes a read of a regular file
  * whatever the thread's interrupts), so {@link #abort()} only stops the next piece: a hedge that
  * wins saves the rest of the range, and what the tracker learnt moves later reads elsewhere.
@@ -45,10 +48,16 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalReplica extends ReplicaReader {
   private static final Logger LOG = LoggerFactory.getLogger(LocalReplica.class);
-  /** The most one piece holds: a TCP packet's worth, so both are timed alike. */
-  static final int PIECE_BYTES = 64 * 1024;
-  /** Whether each DataNode address is on this host; bounded as {@link NetworkDistances}. */
-  private static final Map<String, Boolean> LOCAL = new ConcurrentHashMap<>();
+  /** The least buffer a piece is read into; pieces' buffers are powers of two from it. */
+  private static final int MIN_PIECE_BYTES = 4096;
+  /** Pieces' buffers, kept for the next reads as Hadoop's local readers keep theirs. */
+  private static final DirectBufferPool BUFFERS = new DirectBufferPool();
+  /**
+   * Each local DataNode's address, resolved once (stock resolves it once per stream); bounded as
+   * {@link NetworkDistances}. A remote one maps to {@link #REMOTE}.
+   */
+  private static final Map<String, InetSocketAddress> LOCAL = new ConcurrentHashMap<>();
+  private static final InetSocketAddress REMOTE = InetSocketAddress.createUnresolved("remote", 1);
   private static final int MAX_NODES = 65_536;
   /**
    * Refuses the TCP connection Hadoop's factory falls back to when it cannot read the block file:
@@ -72,8 +81,8 @@ final class LocalReplica extends ReplicaReader {
   private BlockReader local;
   /** The TCP reader the range fell back to, if the block file could not be read. */
   private volatile PacketReader tcp;
-  private byte[] piece;
-  private ByteBuffer pieceView;
+  /** Where pieces are read, from {@link #BUFFERS}; given back on close. */
+  private ByteBuffer piece;
   private volatile long requestedNanos;
   private volatile boolean aborted;
 
@@ -112,7 +121,7 @@ final class LocalReplica extends ReplicaReader {
       return !cc.getDisableLegacyBlockReaderLocal();
     }
     try {
-      return cc.getDomainSocketFactory().getPathInfo(address(dataNode), sc).getPathState()
+      return cc.getDomainSocketFactory().getPathInfo(localAddress(dataNode), sc).getPathState()
           .getUsableForShortCircuit();
     } catch (IOException e) {
       return false; // no usable socket path: stock reads over TCP too
@@ -120,22 +129,24 @@ final class LocalReplica extends ReplicaReader {
   }
 
   private static boolean isLocal(DatanodeInfo dn) {
-    Boolean local = LOCAL.get(dn.getXferAddr());
-    if (local == null) {
-      try {
-        local = DFSUtilClient.isLocalAddress(address(dn));
-      } catch (IOException e) {
-        local = false; // an address that does not resolve is no local one
-      }
-      if (LOCAL.size() < MAX_NODES) {
-        LOCAL.put(dn.getXferAddr(), local);
-      }
-    }
-    return local;
+    return localAddress(dn) != REMOTE;
   }
 
-  private static InetSocketAddress address(DatanodeInfo dn) {
-    return NetUtils.createSocketAddr(dn.getXferAddr());
+  /** {@code dn}'s address, resolved, if it is on this host; else {@link #REMOTE}. */
+  private static InetSocketAddress localAddress(DatanodeInfo dn) {
+    InetSocketAddress a = LOCAL.get(dn.getXferAddr());
+    if (a == null) {
+      a = NetUtils.createSocketAddr(dn.getXferAddr());
+      try {
+        a = DFSUtilClient.isLocalAddress(a) ? a : REMOTE;
+      } catch (IOException e) {
+        a = REMOTE; // an address that does not resolve is no local one
+      }
+      if (LOCAL.size() < MAX_NODES) {
+        LOCAL.put(dn.getXferAddr(), a);
+      }
+    }
+    return a;
   }
 
   /**
@@ -146,7 +157,7 @@ final class LocalReplica extends ReplicaReader {
     BlockReader r = null;
     try {
       r = new BlockReaderFactory(client.getConf())
-          .setInetSocketAddress(address(dataNode))
+          .setInetSocketAddress(localAddress(dataNode))
           .setRemotePeerFactory(NO_TCP)
           .setDatanodeInfo(dataNode)
           .setStorageType(storageType())
@@ -160,7 +171,9 @@ final class LocalReplica extends ReplicaReader {
           .setCachingStrategy(caching)
           .setAllowShortCircuitLocalReads(true)
           .setClientCacheContext(client.getClientContext())
-          .setUserGroupInformation(UserGroupInformation.getCurrentUser())
+          // None: the legacy reader takes the current user when it must ask the DataNode for
+          // a block's path (once per block), sparing every read the look-up.
+          .setUserGroupInformation(null)
           .setConfiguration(conf)
           .build();
     } catch (IOException e) {
@@ -208,19 +221,28 @@ final class LocalReplica extends ReplicaReader {
       return null;
     }
     if (piece == null) {
-      piece = new byte[(int) Math.min(PIECE_BYTES, end - position)];
-      pieceView = ByteBuffer.wrap(piece);
+      piece = BUFFERS.getBuffer(pieceBytes(
+          client.getConf().getShortCircuitConf().getShortCircuitBufferSize(), end - position));
     }
-    int want = (int) Math.min(piece.length, end - position);
-    int n = local.read(piece, 0, want); // at most one disk read: it stops at its buffer's end
+    piece.clear();
+    piece.limit((int) Math.min(piece.capacity(), end - position));
+    int n = local.read(piece);
     if (n <= 0) { // only at the end of the file
       throw new IOException(dataNode + "'s block file of " + located.getBlock() + " ended at "
           + position + ", before " + end);
     }
     position += n;
-    pieceView.clear();
-    pieceView.limit(n);
-    return pieceView;
+    piece.flip();
+    return piece;
+  }
+
+  /**
+   * The buffer size for pieces of a range of {@code range} bytes: the reader's own buffer size,
+   * less for a shorter range, a power of two so that few sizes are pooled.
+   */
+  static int pieceBytes(int readerBuffer, long range) {
+    long want = Math.max(MIN_PIECE_BYTES, Math.min(Math.max(readerBuffer, 1), range));
+    return (int) Math.min(1 << 30, Long.highestOneBit(want - 1) << 1);
   }
 
   /** Reads the range over TCP from now on, as stock does when a local read is not to be had. */
@@ -298,6 +320,10 @@ final class LocalReplica extends ReplicaReader {
     if (local != null) {
       closeQuietly(local);
       local = null;
+    }
+    if (piece != null) {
+      BUFFERS.returnBuffer(piece); // the caller is done with the last piece once it closes
+      piece = null;
     }
   }
 
