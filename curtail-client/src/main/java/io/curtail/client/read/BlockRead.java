@@ -20,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one byte range of one block, packet by packet, carrying out the hedging policy (paper
- * §4.3): each packet read is timed and recorded for its DataNode; a packet slower than the
+ * Reads one byte range of one block, packet by packet (a replica on this host, with short-circuit
+ * reads on, piece by piece from its block file: both through a {@link ReplicaReader}, timed and
+ * hedged alike), carrying out the hedging policy (paper §4.3): each packet read is timed and recorded for its DataNode; a packet slower than the
  * client's threshold starts a hedge to the next eligible replica, which reads the same bytes on a
  * connection of its own; whichever delivers first wins, the range carries on from the winner and
  * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
