@@ -18,10 +18,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.ReadStatistics;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
-import org.apache.hadoop.metrics2.AbstractMetric;
-import org.apache.hadoop.metrics2.MetricsRecord;
-import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,19 +59,19 @@ class ShortCircuitReadTest {
     c.awaitReplicas(CLUSTER.stock(), p, 3);
 
     // The control: stock, on the same cluster and settings, reads every byte short-circuit.
-    long servedBefore = servedBytes(c);
+    long servedBefore = c.bytesServed();
     ReadStatistics stock = readWholeAndPieces(CLUSTER.stock(), p);
     assertEquals(2 * LENGTH, stock.getTotalShortCircuitBytesRead(),
         "stock did not read short-circuit: the experiment's settings are wrong");
-    assertEquals(0, servedBytes(c) - servedBefore, "DataNodes served stock's local reads");
+    assertEquals(0, c.bytesServed() - servedBefore, "DataNodes served stock's local reads");
 
     try (CurtailDistributedFileSystem fs = c.curtailFileSystem(new HashMap<>())) {
-      servedBefore = servedBytes(c);
+      servedBefore = c.bytesServed();
       ReadStatistics curtail = readWholeAndPieces(fs, p);
       assertEquals(2 * LENGTH, curtail.getTotalShortCircuitBytesRead());
       assertEquals(2 * LENGTH, curtail.getTotalLocalBytesRead());
       assertEquals(2 * LENGTH, curtail.getTotalBytesRead());
-      assertEquals(0, servedBytes(c) - servedBefore,
+      assertEquals(0, c.bytesServed() - servedBefore,
           "DataNodes served bytes Curtail should have read from the block files");
     }
   }
@@ -155,23 +151,5 @@ class ShortCircuitReadTest {
       }
       return ((HdfsDataInputStream) in).getReadStatistics();
     }
-  }
-
-  /** BytesRead summed over the DataNodes: what they served over TCP, from their metrics. */
-  private static long servedBytes(FaultyCluster c) {
-    long sum = 0;
-    for (int i = 0; i < c.dataNodeCount(); i++) {
-      MetricsCollectorImpl collector = new MetricsCollectorImpl();
-      DefaultMetricsSystem.instance().getSource(c.dataNode(i).getMetrics().name())
-          .getMetrics(collector, true);
-      for (MetricsRecord r : collector.getRecords()) {
-        for (AbstractMetric m : r.metrics()) {
-          if (m.name().equals("BytesRead")) {
-            sum += m.value().longValue();
-          }
-        }
-      }
-    }
-    return sum;
   }
 }
