@@ -27,10 +27,24 @@ final class Batch {
    * a batch interleaved with other modes.
    */
   final long allocatedBytes;
+  /** Bytes the batch's reads took from block files (short-circuit); -1 if unknown. */
+  final long shortCircuitBytes;
+  /** Bytes the DataNodes served over TCP meanwhile, background load included; -1 if unknown. */
+  final long servedBytes;
 
   Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
       long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
       long backgroundBytes, List<Long> opNanos, long allocatedBytes) {
+    this(samples, wallNanos, cpuNanos, bytesWritten, bytesVerified, hedgesTried, hedgesWon,
+        replacements, blocksWritten, backgroundBytes, opNanos, allocatedBytes, -1, -1);
+  }
+
+  Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
+      long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
+      long backgroundBytes, List<Long> opNanos, long allocatedBytes, long shortCircuitBytes,
+      long servedBytes) {
+    this.shortCircuitBytes = shortCircuitBytes;
+    this.servedBytes = servedBytes;
     this.samples = samples;
     this.wallNanos = wallNanos;
     this.cpuNanos = cpuNanos;

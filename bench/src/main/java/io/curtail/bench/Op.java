@@ -3,7 +3,6 @@ package io.curtail.bench;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import java.util.Random;
@@ -53,8 +52,9 @@ public enum Op {
     @Override
     public long run(FileSystem fs, Path path, long seed, long length, Workload w,
         LongConsumer opNanos) throws IOException {
-      try (InputStream in = fs.open(path, IO_BUFFER)) {
+      try (FSDataInputStream in = fs.open(path, IO_BUFFER)) {
         SeededData.verify(in, seed, length, path.toString());
+        ReadCounts.add(in);
       }
       return length;
     }
@@ -92,6 +92,7 @@ public enum Op {
           pos += n;
           total += n;
         }
+        ReadCounts.add(in);
       }
       return total;
     }
@@ -148,6 +149,7 @@ public enum Op {
         SeededData.check(got, n, seed, pos, want, path.toString());
         total += n;
       }
+      ReadCounts.add(in);
     }
     return total;
   }

@@ -139,6 +139,8 @@ final class Runner {
     long cpu;
     long allocated;
     long background;
+    long shortCircuit;
+    long served;
     for (Variant v : vs) {
       outs.add(new Path("/curtail-bench/" + s.name() + "/" + v.label + "/r" + round));
       samples.add(Collections.synchronizedList(new ArrayList<>()));
@@ -155,7 +157,7 @@ final class Runner {
         BackgroundLoad load = BackgroundLoad.start(cluster.uri(), stockConf(cluster),
             w.backgroundStreams(), new Path(outs.get(0), "background"))) {
       for (Variant v : vs) {
-        FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf(cluster, v, round));
+        FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf(cluster, s, v, round));
         fss.add(fs);
         if (!w.verifiesChecksums()) {
           fs.setVerifyChecksum(false); // as HBase reads its HFiles, under every mode
@@ -167,6 +169,8 @@ final class Runner {
       long stockTried = hedges == null ? 0 : hedges.getHedgedReadOps();
       long stockWon = hedges == null ? 0 : hedges.getHedgedReadWins();
       List<Future<?>> done = new ArrayList<>();
+      long shortCircuitStart = ReadCounts.shortCircuit();
+      long servedStart = cluster.bytesServed();
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
       long allocatedStart = allocatedBytes();
@@ -184,6 +188,8 @@ final class Runner {
       cpu = processCpuNanos() - cpuStart;
       allocated = allocatedBytes() - allocatedStart;
       background = load.bytes();
+      shortCircuit = ReadCounts.shortCircuit() - shortCircuitStart;
+      served = servedStart < 0 ? -1 : cluster.bytesServed() - servedStart;
       for (int i = 0; i < n; i++) {
         FileSystem fs = fss.get(i);
         if (fs instanceof CurtailDistributedFileSystem) { // per client, new each batch
@@ -215,14 +221,16 @@ final class Runner {
       out.add(new Batch(new ArrayList<>(samples.get(i)), n == 1 ? wall : busy / w.clients(),
           n == 1 ? cpu : -1, writtenAndVerified[0], writtenAndVerified[1] + readVerified,
           hedgesTried[i], hedgesWon[i], replacements[i], blocks[i], n == 1 ? background : 0,
-          new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1));
+          new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1, n == 1 ? shortCircuit : -1,
+          n == 1 ? served : -1));
     }
     return out;
   }
 
-  /** The client configuration of {@code v}'s batch in {@code round}. */
-  private Configuration batchConf(Target.Cluster cluster, Variant v, int round) {
+  /** The client configuration of {@code v}'s batch of {@code s} in {@code round}. */
+  private Configuration batchConf(Target.Cluster cluster, Scenario s, Variant v, int round) {
     Configuration conf = cluster.conf();
+    s.clientSettings().forEach(conf::set);
     settings.forEach(conf::set);
     v.mode.configure(conf, v.options);
     v.settings.forEach(conf::set);

@@ -32,7 +32,27 @@ public final class Scenario {
   private static final Duration STALL_EVERY = Duration.ofSeconds(4);
   private static final Duration STALL_FOR = Duration.ofMillis(1500);
 
+  /**
+   * A slow local disk: each read of the faulty DataNode's block or checksum files (up to 1 MiB,
+   * the legacy local reader's buffer) waits its turn and this long.
+   */
+  private static final long SLOW_LOCAL_READ_MS = 20;
+  /**
+   * Clients' settings for short-circuit reads: Hadoop's legacy local reads (no native code, which
+   * the domain-socket reads need and these machines lack), in a client context of their own, as
+   * Hadoop takes a context's settings from the first client that names it.
+   */
+  private static final Map<String, String> SHORT_CIRCUIT = shortCircuit();
+
   private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
+
+  private static Map<String, String> shortCircuit() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("dfs.client.read.shortcircuit", "true");
+    m.put("dfs.client.use.legacy.blockreader.local", "true");
+    m.put("dfs.client.context", "curtail-bench-short-circuit");
+    return Collections.unmodifiableMap(m);
+  }
 
   static {
     add(new Scenario("healthy", "no fault: the overhead of each mode",
@@ -108,6 +128,16 @@ public final class Scenario {
         new Workload(6, 4, 4 * MIB, 2, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
         "dn" + FAULTY + " disk 10 ms/packet, reads too",
         c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK).withReads())));
+    add(new Scenario("healthy-local",
+        "no fault, short-circuit (legacy local) reads: sequential reads and preads",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ, Op.PREAD),
+        "none", null).withClient(SHORT_CIRCUIT));
+    add(new Scenario("read-slow-local-disk",
+        "sequential short-circuit reads; one DataNode's disk serves local reads FIFO at 20 ms"
+        + " each",
+        new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ),
+        "dn" + FAULTY + " local disk 20 ms per read, FIFO",
+        c -> c.slowLocalDisk(FAULTY, SLOW_LOCAL_READ_MS)).withClient(SHORT_CIRCUIT));
   }
 
   private final String name;
@@ -116,6 +146,8 @@ public final class Scenario {
   private final String faultDescription;
   private final Function<FaultyCluster, Fault> fault;
   private final boolean faultyInTheMiddle;
+  /** Settings every mode's clients get in this scenario, before the mode's own. */
+  private final Map<String, String> clientSettings;
 
   private Scenario(String name, String description, Workload workload, String faultDescription,
       Function<FaultyCluster, Fault> fault) {
@@ -124,6 +156,14 @@ public final class Scenario {
 
   private Scenario(String name, String description, Workload workload, String faultDescription,
       Function<FaultyCluster, Fault> fault, boolean faultyInTheMiddle) {
+    this(name, description, workload, faultDescription, fault, faultyInTheMiddle,
+        Collections.emptyMap());
+  }
+
+  private Scenario(String name, String description, Workload workload, String faultDescription,
+      Function<FaultyCluster, Fault> fault, boolean faultyInTheMiddle,
+      Map<String, String> clientSettings) {
+    this.clientSettings = clientSettings;
     this.name = name;
     this.description = description;
     this.workload = workload;
@@ -195,6 +235,16 @@ public final class Scenario {
     return faultyInTheMiddle;
   }
 
+  /** Settings every mode's clients get in this scenario (short-circuit reads, say). */
+  public Map<String, String> clientSettings() {
+    return clientSettings;
+  }
+
+  private Scenario withClient(Map<String, String> settings) {
+    return new Scenario(name, description, workload, faultDescription, fault, faultyInTheMiddle,
+        settings);
+  }
+
   /** Injects this scenario's fault; closing the result undoes it. */
   public Fault inject(FaultyCluster cluster) {
     return fault == null ? () -> { } : fault.apply(cluster);
@@ -203,19 +253,19 @@ public final class Scenario {
   /** The same scenario with its workload scaled. */
   public Scenario scaled(double scale) {
     return new Scenario(name, description, workload.scaled(scale), faultDescription, fault,
-        faultyInTheMiddle);
+        faultyInTheMiddle, clientSettings);
   }
 
   /** The same scenario with {@code streams} background streams. */
   public Scenario withBackground(int streams) {
     return new Scenario(name, description, workload.withBackground(streams), faultDescription,
-        fault, faultyInTheMiddle);
+        fault, faultyInTheMiddle, clientSettings);
   }
 
   /** The same scenario with its workload paced ({@link Workload#withPace}). */
   public Scenario withPace(long paceNanos) {
     return new Scenario(name, description, workload.withPace(paceNanos), faultDescription, fault,
-        faultyInTheMiddle);
+        faultyInTheMiddle, clientSettings);
   }
 
   @Override

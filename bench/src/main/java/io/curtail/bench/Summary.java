@@ -44,6 +44,8 @@ public final class Summary {
         s -> String.format(Locale.ROOT, "%.0f MiB", s.bytesVerified / (1024.0 * 1024))),
     ALL_OK(null, "all ok", 7, Kind.TEXT, s -> s.bytesVerified == s.bytes ? "yes" : "NO"),
     BACKGROUND("background_bytes", null, 0, Kind.COUNT, s -> s.backgroundBytes),
+    SHORT_CIRCUIT("short_circuit_mib", "sc MiB", 7, Kind.COUNT, s -> mib(s.shortCircuitBytes)),
+    SERVED("datanode_served_mib", "dn MiB", 7, Kind.COUNT, s -> mib(s.servedBytes)),
     VS_STOCK("p99_vs_stock", "p99/stock", 10, Kind.RATIO, s -> s.p99VsStock),
     VS_STOCK_BEST("p99_vs_stock_best", "p99/best", 9, Kind.RATIO, s -> s.p99VsStockBest),
     VS_ORACLE("p99_vs_oracle", "p99/oracle", 11, Kind.RATIO, s -> s.p99VsOracle);
@@ -147,6 +149,10 @@ public final class Summary {
   final long bytes;
   final long bytesVerified;
   final long backgroundBytes;
+  /** Bytes read from block files (short-circuit), summed over batches; -1 if unknown. */
+  final long shortCircuitBytes;
+  /** Bytes the DataNodes served over TCP during the batches; -1 if unknown. */
+  final long servedBytes;
   /**
    * This mode's p99 over stock's, over stock-best's (its best hedge threshold's, where it was
    * swept) and over oracle's; NaN where that mode did not run.
@@ -170,6 +176,8 @@ public final class Summary {
     long replaced = 0;
     long blocks = 0;
     long background = 0;
+    long shortCircuit = 0;
+    long served = 0;
     int read = 0;
     for (Batch b : batches) {
       for (FileSample f : b.samples) {
@@ -187,6 +195,9 @@ public final class Summary {
       replaced += b.replacements;
       blocks += b.blocksWritten;
       background += b.backgroundBytes;
+      shortCircuit = shortCircuit < 0 || b.shortCircuitBytes < 0 ? -1
+          : shortCircuit + b.shortCircuitBytes;
+      served = served < 0 || b.servedBytes < 0 ? -1 : served + b.servedBytes;
     }
     Latencies latencies = Latencies.of(nanos);
     this.files = latencies.count();
@@ -212,6 +223,13 @@ public final class Summary {
     this.replacements = replaced;
     this.blocksWritten = blocks;
     this.backgroundBytes = background;
+    this.shortCircuitBytes = shortCircuit;
+    this.servedBytes = served;
+  }
+
+  /** Bytes as whole MiB, as tables show them; NaN (shown "-") where unknown. */
+  private static double mib(long bytes) {
+    return bytes < 0 ? Double.NaN : Math.round(bytes / (1024.0 * 1024));
   }
 
   /**

@@ -40,6 +40,11 @@ abstract class Target implements AutoCloseable {
 
     /** What the NameNode's own slow-node tracking says now, or null if it cannot be seen. */
     String slowNodeReports();
+
+    /** Bytes the DataNodes served over TCP so far (their BytesRead), or -1 if unseen. */
+    default long bytesServed() {
+      return -1;
+    }
   }
 
   /** The cluster {@code mode} runs on, started if it is not yet. */
@@ -82,12 +87,19 @@ abstract class Target implements AutoCloseable {
             .dataNodes(Scenario.DATANODES)
             .blockSize(16L * 1024 * 1024)
             .baseDir(new File(baseDir, "cluster-" + clusters.size()))
-            .set(LocalKeyStore.PROVIDER_PATH, keys.uri());
+            .set(LocalKeyStore.PROVIDER_PATH, keys.uri())
+            // Lets this user's clients read block files (legacy short-circuit reads), which
+            // only the scenarios that turn short-circuit on in their clients do.
+            .set("dfs.block.local-path-access.user", currentUser());
         mode.clusterSettings().forEach(b::set);
         c = new EmbeddedCluster(b.build());
         clusters.put(mode.clusterSettings(), c);
       }
       return c;
+    }
+
+    private static String currentUser() throws IOException {
+      return org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
     }
 
     @Override
@@ -128,6 +140,11 @@ abstract class Target implements AutoCloseable {
     @Override
     public Fault inject(Scenario s) {
       return s.inject(cluster);
+    }
+
+    @Override
+    public long bytesServed() {
+      return cluster.bytesServed();
     }
 
     @Override

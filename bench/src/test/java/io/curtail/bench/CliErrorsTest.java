@@ -29,7 +29,7 @@ class CliErrorsTest {
         + " write-slow-disk, write-slow-middle, write-throttled, read-throttled, pread-throttled,"
         + " read-slow-open, pread-slow-open, read-slow-disk, pread-slow-disk,"
         + " read-slow-disk-encrypted, read-slow-disk-nochecksum, read-stalls,"
-        + " pread-stalls, mixed",
+        + " pread-stalls, mixed, healthy-local, read-slow-local-disk",
         err);
   }
 

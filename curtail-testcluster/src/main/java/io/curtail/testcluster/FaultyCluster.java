@@ -34,6 +34,10 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenSecretManager;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.metrics2.AbstractMetric;
+import org.apache.hadoop.metrics2.MetricsRecord;
+import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -315,6 +319,41 @@ public final class FaultyCluster implements AutoCloseable {
     DataNodeFaults f = faults(i);
     f.slowDisk(fault);
     return f::heal;
+  }
+
+  /**
+   * Makes DataNode {@code i}'s disk slow for short-circuit reads, stock's and Curtail's alike:
+   * every read of its block files queues (FIFO) and takes {@code perReadMs}; see
+   * {@link SlowLocalDisk}. Reads over TCP are not touched ({@link #slowDisk} slows those).
+   */
+  public Fault slowLocalDisk(int i, long perReadMs) {
+    return SlowLocalDisk.on(ports[i], perReadMs);
+  }
+
+  /**
+   * Bytes the DataNodes served to readers over TCP so far, summed: their own {@code BytesRead}
+   * metric, which short-circuit reads, bypassing them, leave alone.
+   */
+  public long bytesServed() {
+    long sum = 0;
+    for (DataNode dn : cluster.getDataNodes()) {
+      MetricsCollectorImpl collector = new MetricsCollectorImpl();
+      DefaultMetricsSystem.instance().getSource(dn.getMetrics().name())
+          .getMetrics(collector, true);
+      for (MetricsRecord r : collector.getRecords()) {
+        for (AbstractMetric m : r.metrics()) {
+          if (m.name().equals("BytesRead")) {
+            sum += m.value().longValue();
+          }
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Short-circuit reads of DataNode {@code i}'s files slowed so far by {@link #slowLocalDisk}. */
+  public long slowedLocalReads(int i) {
+    return SlowLocalDisk.slowedReads(ports[i]);
   }
 
   /** Stops DataNode {@code i} as a crash would; closing the fault restarts it on the same port. */

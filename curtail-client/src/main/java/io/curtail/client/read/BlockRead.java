@@ -20,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one byte range of one block, packet by packet, carrying out the hedging policy (paper
- * §4.3): each packet read is timed and recorded for its DataNode; a packet slower than the
+ * Reads one byte range of one block, packet by packet (a replica on this host, with short-circuit
+ * reads on, piece by piece from its block file: both through a {@link ReplicaReader}, timed and
+ * hedged alike), carrying out the hedging policy (paper §4.3): each packet read is timed and recorded for its DataNode; a packet slower than the
  * client's threshold starts a hedge to the next eligible replica, which reads the same bytes on a
  * connection of its own; whichever delivers first wins, the range carries on from the winner and
  * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
  */
-final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
+final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
   private static final Logger LOG = LoggerFactory.getLogger(BlockRead.class);
   /**
    * How long a read that delivered its range waits for the DataNode's trailing packet, to keep
@@ -75,18 +76,20 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   /** The hedge threshold of the current packet; the watchdog reads it to choose a target. */
   private volatile long thresholdNanos;
   /** The packet being read, for the watchdog; null between packets. */
-  private volatile Race<PacketReader> pending;
+  private volatile Race<ReplicaReader> pending;
   /** Its DataNode's tracker, written before it. */
   private volatile NodeTracker pendingTracker;
   /** The last packet's race, rearmed for the next packet if no hedge joined it. */
-  private Race<PacketReader> lastRace;
-  private PacketReader reader;
+  private Race<ReplicaReader> lastRace;
+  private ReplicaReader reader;
   private long position;
   private final long start;
   /** Who watches this read: its statistics record, its span (a child of the reader's). */
   private final BlockObserver observer;
   /** The network distance to the DataNode of the bytes {@link #next()} returned last. */
   private int distance;
+  /** Whether those bytes came from the block file itself (a short-circuit read). */
+  private boolean shortCircuit;
 
   /**
    * Reads bytes [{@code offset}, {@code offset + length}) of {@code block}, in the order
@@ -164,6 +167,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     return distance;
   }
 
+  /** Whether the bytes {@link #next()} returned last were read from the block file itself. */
+  boolean shortCircuit() {
+    return shortCircuit;
+  }
+
   /**
    * The next bytes of the range (valid until the next call), or null when it is done (and then
    * finished, see {@link #finishRange}).
@@ -185,6 +193,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
         }
         position += data.remaining();
         distance = reader.networkDistance();
+        shortCircuit = reader.shortCircuit();
         if (retries != null) {
           retries.delivered();
         }
@@ -289,8 +298,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     while (true) {
       for (int i = 0; i < replicas.length; i++) {
         if (!failed[i]) {
-          reader = PacketReader.create(ctx, client, file, block, replicas[i], position,
-              end - position, caching, verifyChecksum);
+          reader = ReplicaReader.open(ctx, client, file, block, replicas[i], position,
+              end - position, caching, verifyChecksum, source.localReads());
           nowReading(i);
           return;
         }
@@ -303,13 +312,13 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
 
   /** One packet from the current replica, hedged if it is slow. */
   private ByteBuffer nextPacket() throws IOException {
-    PacketReader primary = reader;
+    ReplicaReader primary = reader;
     int primaryIndex = current;
     NodeTracker primaryTracker = trackers[primaryIndex];
     thresholdNanos = ctx.thresholdNanos(primaryTracker);
     boolean starting = !primary.connected(); // its time is the read's time to first byte
     long start = ctx.clock.nanoTime();
-    Race<PacketReader> race = lastRace;
+    Race<ReplicaReader> race = lastRace;
     if (race == null || !race.rearm(start, thresholdNanos, primary, primaryIndex,
         primary.position())) {
       race = new Race<>(start, thresholdNanos, primary, primaryIndex, primary.position());
@@ -342,7 +351,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     // primary took at least this long; without recording it, a DataNode that stalls after a fast
     // first packet (as throttled ones do) would never look slow.
     record(primaryTracker, starting, startTook, took, now);
-    Race.Winner<PacketReader> hedge = race.awaitHedge();
+    Race.Winner<ReplicaReader> hedge = race.awaitHedge();
     primary.close();
     reader = hedge.reader;
     nowReading(hedge.replica);
@@ -368,7 +377,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
   }
 
   @Override
-  public Race<PacketReader> pending() {
+  public Race<ReplicaReader> pending() {
     return pending;
   }
 
@@ -386,9 +395,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
    * share of hedges.
    */
   @Override
-  public void startHedge(Race<PacketReader> race, long seen) {
+  public void startHedge(Race<ReplicaReader> race, long seen) {
     LocatedBlock located = block; // read after pending: the block this race's packet is of
-    PacketReader primary = race.primary();
+    ReplicaReader primary = race.primary();
     int primaryIndex = race.primaryIndex();
     long from = race.from();
     List<HedgeBackoff> backoffs = new ArrayList<>(trackers.length);
@@ -420,11 +429,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<PacketReader> {
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
     ctx.hedgeThreads.execute(() -> {
-      PacketReader r = null;
+      ReplicaReader r = null;
       try {
         long start = ctx.clock.nanoTime();
-        r = PacketReader.create(ctx, client, file, located, dn, from, end - from, caching,
-            verifyChecksum);
+        r = ReplicaReader.open(ctx, client, file, located, dn, from, end - from, caching,
+            verifyChecksum, source.localReads());
         if (!race.publishHedge(r)) {
           r.close(); // the primary delivered before the hedge began
           ctx.hedgeLost(tracker.node());

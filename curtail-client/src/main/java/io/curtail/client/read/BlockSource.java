@@ -1,6 +1,7 @@
 package io.curtail.client.read;
 
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 
@@ -19,6 +20,15 @@ interface BlockSource {
    * @throws IOException if the NameNode fails, or lists no replica of the block
    */
   LocatedBlock refetch(LocatedBlock block) throws IOException;
+
+  /**
+   * The file system's configuration, for the RPCs of reads of block files on this host where
+   * short-circuit reads are on; null where no replica is to be read so: a file being written
+   * (stock's stream forbids it then), a read outside a stream.
+   */
+  default Configuration localReads() {
+    return null;
+  }
 
   /**
    * {@code plan} while it is fresh, and locations asked again kept by nobody: for a read of one

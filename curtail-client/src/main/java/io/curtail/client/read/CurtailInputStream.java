@@ -27,9 +27,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Curtail's input stream: sequential and positional reads of a replicated file, block by block,
- * with every packet timed and slow packets hedged (see {@link BlockRead}). It reads the bytes the
- * DataNodes hold: a file in an encryption zone is decrypted by Hadoop's crypto stream around it.
- * Checksums are verified unless the stream was opened with verification off, as stock's.
+ * with every packet timed and slow packets hedged (see {@link BlockRead}); where short-circuit
+ * reads are on, replicas on this host are read from their block files as stock reads them, each
+ * piece timed and hedged as a packet is ({@link LocalReplica}). It reads the bytes the DataNodes
+ * hold: a file in an encryption zone is decrypted by Hadoop's crypto stream around it. Checksums
+ * are verified unless the stream was opened with verification off, as stock's.
  *
  * <p>The file's metadata comes from a stock {@link DFSInputStream} opened the usual way, so
  * errors on open and the block list are exactly the stock client's; that stream never reads data.
@@ -68,6 +70,8 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   private ByteBuffer buffered;
   /** The network distance to the DataNode {@link #buffered} came from. */
   private int bufferedDistance;
+  /** Whether {@link #buffered} was read from a block file (short-circuit). */
+  private boolean bufferedShortCircuit;
   private volatile boolean closed;
   /** Bytes this stream delivered, sequentially and by position. */
   private final LongAdder bytesRead = new LongAdder();
@@ -89,7 +93,8 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     this.length = VisibleLength.of(client, conf, metadata, file);
     this.blocks = new FileBlocks(ctx, client, file, length,
         length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks(),
-        VisibleLength.lastBlockBeingWritten(metadata));
+        VisibleLength.lastBlockBeingWritten(metadata),
+        VisibleLength.beingWritten(metadata) ? null : conf);
     this.caching = client.getDefaultReadCachingStrategy();
   }
 
@@ -124,7 +129,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     int n = Math.min(len, buffered.remaining());
     buffered.get(b, off, n);
     pos += n;
-    account(n, bufferedDistance);
+    account(n, bufferedDistance, bufferedShortCircuit);
     return n;
   }
 
@@ -143,18 +148,21 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     dst.put(slice);
     buffered.position(buffered.position() + n);
     pos += n;
-    account(n, bufferedDistance);
+    account(n, bufferedDistance, bufferedShortCircuit);
     return n;
   }
 
   /**
    * Counts {@code n} bytes delivered from a DataNode {@code distance} away, as stock streams do:
-   * in the file system's statistics, by distance, and in the stream's own read statistics.
+   * in the file system's statistics, by distance, and in the stream's own read statistics (bytes
+   * read from a block file as short-circuit, which stock counts as local too).
    */
-  private void account(int n, int distance) {
+  private void account(int n, int distance, boolean shortCircuit) {
     statistics.incrementBytesRead(n);
     statistics.incrementBytesReadByDistance(distance, n);
-    if (distance == 0) {
+    if (shortCircuit) {
+      readStatistics.addShortCircuitBytes(n);
+    } else if (distance == 0) {
       readStatistics.addLocalBytes(n);
     } else {
       readStatistics.addRemoteBytes(n);
@@ -185,6 +193,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
         sequential = null;
       } else {
         bufferedDistance = sequential.distance();
+        bufferedShortCircuit = sequential.shortCircuit();
       }
     }
     return true;
@@ -226,6 +235,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
           data.position(data.position() + (int) (target - next));
           buffered = data;
           bufferedDistance = sequential.distance();
+          bufferedShortCircuit = sequential.shortCircuit();
           return;
         }
         next += data.remaining();
@@ -288,7 +298,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
           dst.put(data);
           position += n;
           total += n;
-          account(n, read.distance());
+          account(n, read.distance(), read.shortCircuit());
         }
       }
     }
@@ -311,8 +321,8 @@ public final class CurtailInputStream extends PositionalInputStream implements B
 
   /**
    * What this stream read, local and remote (a copy), as stock's
-   * {@code DFSInputStream.getReadStatistics}: Curtail reads over TCP only, so nothing is counted
-   * as short-circuit or zero-copy.
+   * {@code DFSInputStream.getReadStatistics}: bytes read from local block files count as
+   * short-circuit (and local); nothing as zero-copy, which Curtail does not do.
    */
   @Override
   public ReadStatistics getReadStatistics() {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 
@@ -26,6 +27,8 @@ final class FileBlocks implements BlockSource {
   private final DFSClient client;
   private final String file;
   private final long length;
+  /** What reads of local block files use; null if none is to be made (see BlockSource). */
+  private final Configuration localReads;
   /** The file's blocks in order, each replaced when its locations are fetched again. */
   private final AtomicReferenceArray<LocatedBlock> blocks;
   /** Each block's replica order, by the index of its block in {@link #blocks}. */
@@ -42,7 +45,8 @@ final class FileBlocks implements BlockSource {
    *     a block of length 0), as stock's stream never asks
    */
   FileBlocks(ReadContext ctx, DFSClient client, String file, long length,
-      List<LocatedBlock> all, boolean lastBeingWritten) {
+      List<LocatedBlock> all, boolean lastBeingWritten, Configuration localReads) {
+    this.localReads = localReads;
     this.ctx = ctx;
     this.client = client;
     this.file = file;
@@ -57,6 +61,11 @@ final class FileBlocks implements BlockSource {
     if (lastBeingWritten && !all.isEmpty()) {
       located.set(all.size() - 1, 1);
     }
+  }
+
+  @Override
+  public Configuration localReads() {
+    return localReads;
   }
 
   /** The file's blocks with their locations as last fetched, in order. */

@@ -1,12 +1,10 @@
 package io.curtail.client.read;
 
 import io.curtail.client.runtime.NanoClock;
-import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.wire.DataNodeLink;
 import io.curtail.client.wire.PacketFormat;
 import io.curtail.client.wire.PacketInput;
-import java.io.Closeable;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -45,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe, except {@link #abort()}: exactly one of {@code abort} and {@code close}
  * decides the connection's fate.
  */
-final class PacketReader implements Closeable, Abortable {
+final class PacketReader extends ReplicaReader {
   private static final Logger LOG = LoggerFactory.getLogger(PacketReader.class);
 
   /** Who decided what happens to the connection: nobody yet, the reader, or an abort. */

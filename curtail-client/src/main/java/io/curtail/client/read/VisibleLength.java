@@ -90,6 +90,12 @@ final class VisibleLength {
     return stock - (answered - least);
   }
 
+  /** Whether {@code metadata}'s file is being written (false where that cannot be told). */
+  static boolean beingWritten(DFSInputStream metadata) {
+    LocatedBlocks blocks = locatedBlocks(metadata);
+    return blocks != null && blocks.isUnderConstruction();
+  }
+
   private static LocatedBlocks locatedBlocks(DFSInputStream metadata) {
     if (LOCATED_BLOCKS == null) {
       return null;
