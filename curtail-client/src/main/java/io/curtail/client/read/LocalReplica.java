@@ -251,7 +251,7 @@ final class LocalReplica extends ReplicaReader {
   /** Reads the range over TCP from now on, as stock does when a local read is not to be had. */
   private PacketReader fallBack() {
     PacketReader t = PacketReader.create(ctx, client, file, located, dataNode, position,
-        end - position, caching);
+        end - position, caching, verifyChecksum);
     tcp = t;
     if (aborted) {
       t.abort(); // abort() may have looked before tcp was set
