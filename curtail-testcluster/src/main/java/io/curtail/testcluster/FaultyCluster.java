@@ -335,6 +335,11 @@ public final class FaultyCluster implements AutoCloseable {
    * metric, which short-circuit reads, bypassing them, leave alone.
    */
   public long bytesServed() {
+    return dataNodeMetric("BytesRead");
+  }
+
+  /** The DataNodes' metric {@code name} (a counter, such as {@code FsyncCount}), summed. */
+  public long dataNodeMetric(String name) {
     long sum = 0;
     for (DataNode dn : cluster.getDataNodes()) {
       MetricsCollectorImpl collector = new MetricsCollectorImpl();
@@ -342,7 +347,7 @@ public final class FaultyCluster implements AutoCloseable {
           .getMetrics(collector, true);
       for (MetricsRecord r : collector.getRecords()) {
         for (AbstractMetric m : r.metrics()) {
-          if (m.name().equals("BytesRead")) {
+          if (m.name().equals(name)) {
             sum += m.value().longValue();
           }
         }

@@ -37,10 +37,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
-import org.apache.hadoop.metrics2.AbstractMetric;
-import org.apache.hadoop.metrics2.MetricsRecord;
-import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -368,11 +364,7 @@ class WriteContractTest {
       assertTrue(stock.isFileClosed(p), "the second close completed the file");
       assertEquals(10_000, stock.getFileStatus(p).getLen());
     } else {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!stock.recoverLease(p)) {
-        assertTrue(System.nanoTime() < deadline, "lease recovery of " + p + " finished");
-        Thread.sleep(100);
-      }
+      recoverLease(p);
     }
     SeededData.verify(stock, p, 31, 10_000);
   }
@@ -391,11 +383,7 @@ class WriteContractTest {
     FSDataOutputStream out = fs.create(p);
     SeededData.write(out, 29, 7000);
     out.hflush();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!stock.recoverLease(p)) {
-      assertTrue(System.nanoTime() < deadline, "lease recovery of " + p + " finished");
-      Thread.sleep(100);
-    }
+    recoverLease(p);
     fs.close(); // must not throw, though out can no longer be closed
     assertEquals(7000, stock.getFileStatus(p).getLen());
     SeededData.verify(stock, p, 29, 7000);
@@ -433,21 +421,17 @@ class WriteContractTest {
     return syncs;
   }
 
+  /** Recovers {@code p}'s lease as another client would, waiting (at most 60 s) until done. */
+  private static void recoverLease(Path p) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!stock.recoverLease(p)) {
+      assertTrue(System.nanoTime() < deadline, "lease recovery of " + p + " finished");
+      Thread.sleep(100);
+    }
+  }
+
   /** FsyncCount summed over the DataNodes, read from their metrics sources. */
   private static long fsyncs() {
-    long sum = 0;
-    for (int i = 0; i < cluster.dataNodeCount(); i++) {
-      MetricsCollectorImpl collector = new MetricsCollectorImpl();
-      DefaultMetricsSystem.instance().getSource(cluster.dataNode(i).getMetrics().name())
-          .getMetrics(collector, true);
-      for (MetricsRecord r : collector.getRecords()) {
-        for (AbstractMetric m : r.metrics()) {
-          if (m.name().equals("FsyncCount")) {
-            sum += m.value().longValue();
-          }
-        }
-      }
-    }
-    return sum;
+    return cluster.dataNodeMetric("FsyncCount");
   }
 }
