@@ -33,7 +33,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Spark in local mode, on nothing but its own class path (its shaded Hadoop client) and
@@ -43,6 +46,9 @@ import org.junit.jupiter.api.Test;
  * Spark 3.5 (Hadoop client 3.3.4) a pipeline recovery runs too: the calls that differ between
  * Hadoop 3.3 and 3.4 are on that path.
  */
+// The faults last: what the writer learnt of a slow DataNode stays with the JVM (by design), and
+// would have the round trips replace it again after it healed.
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkSmokeTest {
   private static final int NN_PORT = 19_620;
   private static final File DIR = new File("target/spark-cluster").getAbsoluteFile();
@@ -85,6 +91,7 @@ class SparkSmokeTest {
   }
 
   @Test
+  @Order(1)
   void theClassPathIsSparksShadedHadoop() throws Exception {
     String where = Class.forName("org.apache.hadoop.fs.FileSystem").getProtectionDomain()
         .getCodeSource().getLocation().getPath();
@@ -95,6 +102,7 @@ class SparkSmokeTest {
   }
 
   @Test
+  @Order(2)
   void parquetAndTextComeBackExactlyThroughCurtail() throws Exception {
     Dataset<Row> rows = spark.range(0, 300_000)
         .selectExpr("id", "id * 7919 % 1000003 as x", "concat('row-', cast(id as string)) as s");
@@ -126,6 +134,7 @@ class SparkSmokeTest {
    * killed in the middle of a write (a recovery); every byte read back.
    */
   @Test
+  @Order(3)
   void aRecoveryOnSparksHadoopClient() throws Exception {
     FileSystem fs = FileSystem.get(new URI(HDFS), spark.sparkContext().hadoopConfiguration());
     assertTrue(fs instanceof CurtailDistributedFileSystem, fs.getClass().getName());
@@ -165,6 +174,7 @@ class SparkSmokeTest {
    * or the only spare) was not yet registered again: the NameNode placed nothing on it.
    */
   @Test
+  @Order(4)
   void aFailFastReplacementOnSparksHadoopClient() throws Exception {
     FileSystem fs = FileSystem.get(new URI(HDFS), spark.sparkContext().hadoopConfiguration());
     CurtailDistributedFileSystem curtail = (CurtailDistributedFileSystem) fs;
