@@ -88,8 +88,8 @@ class LocalClusterTest {
             SeededData.fill(5, at, chunk, 0, len);
             out.write(chunk, 0, len);
             if (at == MIB + 512 * 1024) {
-              out.hflush(); // mid-block, the pipeline set up: kill its middle DataNode
-              victim = middleOfPipeline(stock, p);
+              out.hflush(); // mid-block, the pipeline set up: kill one of its DataNodes
+              victim = aDataNodeOfThePipeline(stock, p);
               launcher("kill", Integer.toString(victim));
             }
           }
@@ -113,10 +113,12 @@ class LocalClusterTest {
   }
 
   /**
-   * The launcher's number of the second DataNode of the pipeline writing {@code p}'s last block:
-   * its transfer port is the NameNode's plus 180 plus ten times the number.
+   * The launcher's number of a DataNode of the pipeline writing {@code p}'s last block, the
+   * second the NameNode lists; it sorts them for readers, so that is any place in the pipeline.
+   * A DataNode's transfer port is the NameNode's plus 180 plus ten times its number.
    */
-  private static int middleOfPipeline(DistributedFileSystem stock, Path p) throws IOException {
+  private static int aDataNodeOfThePipeline(DistributedFileSystem stock, Path p)
+      throws IOException {
     int port = stock.getClient().getLocatedBlocks(p.toString(), 0).getLastLocatedBlock()
         .getLocations()[1].getXferPort();
     return (port - NN_PORT - 180) / 10;

@@ -210,6 +210,11 @@ final class AckReader implements Runnable {
         streamer.layout.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
     // The clock only once replacing pays: a healthy pipeline's acks never read it.
     if (!decision.replace() || streamer.repair.noSpare(ctx.clock.nanoTime())) {
+      if (LOG.isDebugEnabled()) { // why a pipeline was kept, for a run that replaced nobody
+        LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason={}",
+            streamer.src, block, t, stats, acked,
+            decision.replace() ? "no spare DataNode for now" : decision.reason());
+      }
       return false;
     }
     int slow = decision.replaceIndex();

@@ -23,8 +23,13 @@ import org.slf4j.LoggerFactory;
  * Mends one file's pipelines: adds a DataNode in place of one that failed or was judged slow,
  * rebuilding the block's acknowledged bytes on it from a surviving replica
  * ({@code transferBlock}), and keeps the file's replication. Remembers, per file, the DataNodes
- * that failed it, and per block, until when the NameNode has no spare DataNode and how many
- * rebuilds were aborted.
+ * that failed in its pipelines, and per block, the spares whose rebuild failed or overran, until
+ * when the NameNode has no spare DataNode and how many rebuilds were aborted.
+ *
+ * <p>A spare whose rebuild failed is only kept out of the rest of the same repair, as a stock
+ * writer keeps it out of one {@code addDatanode2ExistingPipeline}: a rebuild that overran on a
+ * busy machine says nothing of the DataNode, and on a small cluster it may be the only spare a
+ * later recovery can have.
  *
  * <p>The NameNode has no spare when every other DataNode is excluded or, with
  * {@code considerLoad}, looks too busy: a view that changes with each DataNode heartbeat. So a
@@ -47,8 +52,13 @@ final class PipelineRepair {
   private final String src;
   private final long fileId;
   private final int replication;
-  /** DataNodes that failed this file: not asked for again until stock's exclusion expires. */
+  /**
+   * DataNodes that failed in this file's pipelines: not asked for again until stock's exclusion
+   * expires.
+   */
   final FailedNodes failed;
+  /** Spares whose fail-fast rebuild failed or overran in the current block. */
+  private final List<DatanodeInfo> rebuildsFailedInBlock = new ArrayList<>();
   /** Until when (clock nanos) the NameNode is not asked for a spare for the current block. */
   private volatile long noSpareUntil;
   private int refusals;
@@ -83,6 +93,7 @@ final class PipelineRepair {
     noSpareUntil = ctx.clock.nanoTime();
     refusals = 0;
     abortedAttempts = 0;
+    rebuildsFailedInBlock.clear();
   }
 
   /** A block ended: recoveries are counted afresh. */
@@ -116,17 +127,24 @@ final class PipelineRepair {
    * as stock clients do.
    *
    * @param acked the block as every DataNode of {@code t} has acknowledged it
+   * @param required whether stock's policy requires a DataNode more: then the NameNode is asked
+   *     even while an earlier refusal of a spare holds, as a stock writer asks on every recovery
    */
-  Pipeline.Targets restoreReplication(Pipeline.Targets t, ExtendedBlock acked)
-      throws IOException {
+  private Pipeline.Targets restoreReplication(Pipeline.Targets t, ExtendedBlock acked,
+      boolean required) throws IOException {
+    List<DatanodeInfo> rebuildsFailed = new ArrayList<>(); // this repair's own, as stock's
     int tries = 0;
-    while (t.size() < replication && !noSpare(ctx.clock.nanoTime())
+    while (t.size() < replication && (required || !noSpare(ctx.clock.nanoTime()))
         && tries < ctx.config.writeFailFastMaxAttempts()) {
       tries++;
       int source = bestSource(t);
-      Pipeline.Targets grown = replaceOne(t, null, source, Pipeline.readTimeout(client, 2), acked);
+      int refusedBefore = refusals;
+      Pipeline.Targets grown = replaceOne(t, null, rebuildsFailed, source,
+          Pipeline.readTimeout(client, 2), acked);
       if (grown != null) {
         t = grown;
+      } else if (refusals > refusedBefore) {
+        break; // the NameNode has none: asking again at once would not change that
       } else if (failed.contains(t.nodes[source]) && t.size() > 1) {
         t = t.without(source); // the source itself is gone
       }
@@ -151,7 +169,7 @@ final class PipelineRepair {
   Pipeline.Targets restore(Pipeline.Targets survivors, Pipeline.Targets before,
       ExtendedBlock acked, boolean append, boolean hflushed) throws IOException {
     boolean required = replacementRequired(survivors, append, hflushed);
-    Pipeline.Targets t = restoreReplication(survivors, acked);
+    Pipeline.Targets t = restoreReplication(survivors, acked, required);
     if (required && newcomer(survivors, t) < 0 && !ctx.replaceOnFailure.goesOnWith(t.size())) {
       throw ctx.replaceOnFailure.noReplacement(src, t, before);
     }
@@ -180,7 +198,7 @@ final class PipelineRepair {
         source = bestSource(survivors); // the policy's choice is busy: the next best
       }
       int refusedBefore = refusals;
-      Pipeline.Targets next = replaceOne(survivors, slow, source,
+      Pipeline.Targets next = replaceOne(survivors, slow, rebuildsFailedInBlock, source,
           TimeUnit.NANOSECONDS.toMillis(decision.rebuildTimeoutNanos()), acked);
       if (next != null) {
         return next;
@@ -200,13 +218,16 @@ final class PipelineRepair {
 
   /**
    * Asks the NameNode for one more DataNode for the block (besides {@code existing}, never
-   * {@code alsoExcluded}) and rebuilds {@code acked} on it from {@code existing.nodes[source]}.
-   * Returns the grown pipeline, or null if the rebuild failed or overran {@code timeoutMs}; notes
+   * {@code alsoExcluded} nor one of {@code rebuildsFailed}) and rebuilds {@code acked} on it from
+   * {@code existing.nodes[source]}. Returns the grown pipeline, or null if the rebuild failed or
+   * overran {@code timeoutMs} (the spare then added to {@code rebuildsFailed}); notes
    * {@link #refused() a refusal} when the NameNode has none.
    */
   private Pipeline.Targets replaceOne(Pipeline.Targets existing, DatanodeInfo alsoExcluded,
-      int source, long timeoutMs, ExtendedBlock acked) throws IOException {
+      List<DatanodeInfo> rebuildsFailed, int source, long timeoutMs, ExtendedBlock acked)
+      throws IOException {
     List<DatanodeInfo> mustExclude = failed.current();
+    mustExclude.addAll(rebuildsFailed);
     if (alsoExcluded != null) {
       mustExclude.add(alsoExcluded);
     }
@@ -245,7 +266,7 @@ final class PipelineRepair {
     } catch (IOException e) {
       LOG.warn("Rebuild failed or overran file={} block={} target={} source={} timeoutMs={}"
           + " reason={}", src, acked, target, existing.nodes[source], timeoutMs, e.toString());
-      failed.add(all.nodes[added]);
+      rebuildsFailed.add(all.nodes[added]);
       return null;
     }
   }
