@@ -51,15 +51,18 @@ class HedgeBudgetTest {
 
   @Test
   void hedgesNeverExceedBurstPlusRatioTimesPackets() {
-    // A watchdog that tries a hedge after every packet: 1000 packets at 0.1 with a burst of 5
-    // allow 5 + 0.1 × 1000 = 105 hedges.
+    // A watchdog that hedges every packet while it is in flight; the packet's token comes when
+    // it is read. A burst of 5 and 1000 packets at 0.1 earn 5 + 0.1 × 1000 = 105 tokens: packets
+    // 1-5 spend the burst (leaving 0.5 after packet 5's deposit), packet 11 finds 1.0, and so do
+    // 21, 31, ..., 991: 5 + 99 = 104 hedges, and packet 1000 leaves the 105th token unspent.
     HedgeBudget b = new HedgeBudget(0.1, 5);
     int hedges = 0;
     for (int i = 0; i < 1000; i++) {
-      b.onRead();
       hedges += b.tryHedge() ? 1 : 0;
+      b.onRead();
     }
-    assertEquals(105, hedges);
+    assertEquals(104, hedges);
+    assertEquals(TOKEN, b.microTokens());
   }
 
   @Test
