@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * flight, the watchdog and the threads that run hedges, and the counters the benchmark reads.
  *
  * <p>Hedging is per client (paper §4.3): one client's hedges and backoffs do not leak into
- * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge is the
- * exception: it lives in the {@link CurtailRuntime} file systems share.
+ * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge and the
+ * hedge budget are the exceptions: they live in the {@link CurtailRuntime} file systems share, so
+ * that many short-lived clients of one JVM hedge no more than one would.
  */
 public final class ReadContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReadContext.class);

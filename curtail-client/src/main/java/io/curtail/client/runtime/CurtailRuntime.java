@@ -15,7 +15,7 @@ import java.util.Map;
  * Spark executor's tasks) hedges no more than a tenth of its packets however many clients it has.
  *
  * <p>Shared by default: every Curtail file system of a JVM on the same cluster, with the same
- * {@code curtail.knowledge.*} settings, gets the same runtime from {@link #acquire}, so a Spark
+ * {@code curtail.knowledge.*} and hedge budget settings, gets the same runtime from {@link #acquire}, so a Spark
  * executor's tasks learn from each other. The key includes the cluster, so what was learnt of one
  * cluster's DataNodes never passes to another's; and a runtime is dropped when the last file
  * system using it closes, so a new cluster on reused ports starts afresh. Tests and the benchmark
