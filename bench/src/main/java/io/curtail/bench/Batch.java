@@ -31,18 +31,25 @@ final class Batch {
   final long shortCircuitBytes;
   /** Bytes the DataNodes served over TCP meanwhile, background load included; -1 if unknown. */
   final long servedBytes;
+  /**
+   * Bytes Curtail's hedges received while racing the reads they were to overtake (what hedging
+   * cost the DataNodes); 0 where nothing hedged, -1 where unknown (stock's hedges).
+   */
+  final long hedgedBytes;
 
   Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
       long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
       long backgroundBytes, List<Long> opNanos, long allocatedBytes) {
     this(samples, wallNanos, cpuNanos, bytesWritten, bytesVerified, hedgesTried, hedgesWon,
-        replacements, blocksWritten, backgroundBytes, opNanos, allocatedBytes, -1, -1);
+        replacements, blocksWritten, backgroundBytes, opNanos, allocatedBytes, -1, -1,
+        hedgesTried == 0 ? 0 : -1);
   }
 
   Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
       long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,
       long backgroundBytes, List<Long> opNanos, long allocatedBytes, long shortCircuitBytes,
-      long servedBytes) {
+      long servedBytes, long hedgedBytes) {
+    this.hedgedBytes = hedgedBytes;
     this.shortCircuitBytes = shortCircuitBytes;
     this.servedBytes = servedBytes;
     this.samples = samples;

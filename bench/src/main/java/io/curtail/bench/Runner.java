@@ -132,6 +132,7 @@ final class Runner {
     List<FileSystem> fss = new ArrayList<>();
     long[] hedgesTried = new long[n];
     long[] hedgesWon = new long[n];
+    long[] hedgedBytes = new long[n];
     long[] replacements = new long[n];
     long[] blocks = new long[n];
     DFSHedgedReadMetrics hedges = null;
@@ -196,11 +197,13 @@ final class Runner {
           CurtailDistributedFileSystem curtail = (CurtailDistributedFileSystem) fs;
           hedgesTried[i] = curtail.hedgesTried();
           hedgesWon[i] = curtail.hedgesWon();
+          hedgedBytes[i] = curtail.hedgedBytes();
           replacements[i] = curtail.replacements();
           blocks[i] = curtail.blocksWritten();
         } else if (hedges != null) { // alone, or interleaved with no stock hedging at all
           hedgesTried[i] = hedges.getHedgedReadOps() - stockTried;
           hedgesWon[i] = hedges.getHedgedReadWins() - stockWon;
+          hedgedBytes[i] = hedgesTried[i] == 0 ? 0 : -1; // stock does not count its hedges' bytes
         }
       }
     } finally {
@@ -222,7 +225,7 @@ final class Runner {
           n == 1 ? cpu : -1, writtenAndVerified[0], writtenAndVerified[1] + readVerified,
           hedgesTried[i], hedgesWon[i], replacements[i], blocks[i], n == 1 ? background : 0,
           new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1, n == 1 ? shortCircuit : -1,
-          n == 1 ? served : -1));
+          n == 1 ? served : -1, hedgedBytes[i]));
     }
     return out;
   }

@@ -35,6 +35,8 @@ public final class Summary {
     HEDGES("hedges_tried", "hedges", 7, Kind.COUNT, s -> s.hedgesTried),
     WON("hedges_won", "won", 5, Kind.COUNT, s -> s.hedgesWon),
     HEDGES_PER_READ("hedges_per_read", "hdg/rd", 6, Kind.PRECISE, s -> s.hedgesPerRead()),
+    HEDGED_BYTES("hedged_bytes", null, 0, Kind.COUNT, s -> s.hedgedBytes),
+    HEDGED_SHARE("hedged_bytes_pct", "hdg B%", 7, Kind.PRECISE, Summary::hedgedPercent),
     REPLACEMENTS("replacements", null, 0, Kind.COUNT, s -> s.replacements),
     BLOCKS("blocks_written", null, 0, Kind.COUNT, s -> s.blocksWritten),
     REPLACED_PER_BLOCK(null, "repl/blk", 8, Kind.TEXT, Summary::replacementsPerBlocks),
@@ -153,6 +155,10 @@ public final class Summary {
   final long shortCircuitBytes;
   /** Bytes the DataNodes served over TCP during the batches; -1 if unknown. */
   final long servedBytes;
+  /** Bytes of the files read (not written). */
+  final long bytesRead;
+  /** Bytes Curtail's hedges received while racing, summed over batches; -1 if unknown. */
+  final long hedgedBytes;
   /**
    * This mode's p99 over stock's, over stock-best's (its best hedge threshold's, where it was
    * swept) and over oracle's; NaN where that mode did not run.
@@ -178,12 +184,15 @@ public final class Summary {
     long background = 0;
     long shortCircuit = 0;
     long served = 0;
+    long bytesRead = 0;
+    long hedged = 0;
     int read = 0;
     for (Batch b : batches) {
       for (FileSample f : b.samples) {
         nanos.add(f.latencyNanos);
         bytes += f.bytes;
         read += f.op.startsWith("write") ? 0 : 1;
+        bytesRead += f.op.startsWith("write") ? 0 : f.bytes;
       }
       opNanos.addAll(b.opNanos);
       allocated = allocated < 0 || b.allocatedBytes < 0 ? -1 : allocated + b.allocatedBytes;
@@ -198,6 +207,7 @@ public final class Summary {
       shortCircuit = shortCircuit < 0 || b.shortCircuitBytes < 0 ? -1
           : shortCircuit + b.shortCircuitBytes;
       served = served < 0 || b.servedBytes < 0 ? -1 : served + b.servedBytes;
+      hedged = hedged < 0 || b.hedgedBytes < 0 ? -1 : hedged + b.hedgedBytes;
     }
     Latencies latencies = Latencies.of(nanos);
     this.files = latencies.count();
@@ -225,6 +235,8 @@ public final class Summary {
     this.backgroundBytes = background;
     this.shortCircuitBytes = shortCircuit;
     this.servedBytes = served;
+    this.bytesRead = bytesRead;
+    this.hedgedBytes = hedged;
   }
 
   /** Bytes as whole MiB, as tables show them; NaN (shown "-") where unknown. */
@@ -275,6 +287,14 @@ public final class Summary {
   /** Hedges started per file read; NaN where no file was read. */
   double hedgesPerRead() {
     return filesRead == 0 ? Double.NaN : (double) hedgesTried / filesRead;
+  }
+
+  /**
+   * Hedged bytes as a percentage of bytes read: what hedging added to the DataNodes' reads, which
+   * the hedge budget keeps near a tenth. NaN where unknown (stock's hedges) or nothing was read.
+   */
+  double hedgedPercent() {
+    return hedgedBytes < 0 || bytesRead == 0 ? Double.NaN : 100.0 * hedgedBytes / bytesRead;
   }
 
   /** Replacements as "replaced/blocks" where the blocks are known, else the count alone. */

@@ -186,6 +186,16 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     return reads == null ? 0 : reads.hedgesLost();
   }
 
+  /** Overdue packets the hedge budget refused a hedge; 0 with hedging off. */
+  public long hedgesDenied() {
+    return reads == null ? 0 : reads.hedgesDenied();
+  }
+
+  /** Bytes this client's hedges received while racing; 0 with hedging off. */
+  public long hedgedBytes() {
+    return reads == null ? 0 : reads.hedgedBytes();
+  }
+
   /** Blocks Curtail's writer allocated; 0 with fail-fast off. */
   public long blocksWritten() {
     return writes == null ? 0 : writes.blocksWritten();

@@ -3,6 +3,7 @@ package io.curtail.bench.jmh;
 import io.curtail.client.policy.FailFast;
 import io.curtail.client.policy.FailFastDecision;
 import io.curtail.client.policy.HedgeBackoff;
+import io.curtail.client.policy.HedgeBudget;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.track.LatencyStats;
 import java.util.Arrays;
@@ -19,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of a decision: a fail-fast check of a three-DataNode pipeline (slow and healthy), the
- * smart hedge threshold, and choosing a hedge target. Target: each ≤ 1 µs.
+ * smart hedge threshold, choosing a hedge target, and the hedge budget's deposit per packet and
+ * spend per hedge (on every packet read: a few nanoseconds, no allocation). Target: each ≤ 1 µs.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar Policy -prof gc}.
  */
@@ -41,6 +43,7 @@ public class PolicyBenchmark {
   private final List<HedgeBackoff> backoffs = Arrays.asList(HedgeBackoff.NONE,
       hedging.afterLoss(HedgeBackoff.NONE, 0), HedgeBackoff.NONE);
   private final boolean[] busy = new boolean[3];
+  private final HedgeBudget budget = new HedgeBudget(0.1, 10);
   private long packet;
 
   @Benchmark
@@ -66,5 +69,12 @@ public class PolicyBenchmark {
   @Benchmark
   public int hedgeTarget() {
     return hedging.nextTarget(0, backoffs, busy, packet++ & 31);
+  }
+
+  /** A packet read and, every tenth, a hedge: the budget's steady state when it binds. */
+  @Benchmark
+  public boolean hedgeBudget() {
+    budget.onRead();
+    return (packet++ % 10) == 0 && budget.tryHedge();
   }
 }

@@ -37,6 +37,8 @@ public final class CurtailConfig {
   private final int readHedgingMaxInFlight;
   private final int readHedgingMaxInFlightPerDataNode;
   private final long readHedgingCheckNanos;
+  private final double hedgeBudgetRatio;
+  private final int hedgeBudgetBurst;
   private final int thresholdRefreshPackets;
   private final long failFastCheckNanos;
   private final String knowledgeScope;
@@ -93,6 +95,8 @@ public final class CurtailConfig {
     readHedgingMaxInFlight = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT, 1, 1024);
     readHedgingMaxInFlightPerDataNode =
         (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT_PER_DATANODE, 1, 1024);
+    hedgeBudgetRatio = r.unitIntervalOpenBelow(CurtailKey.READ_HEDGING_BUDGET_RATIO);
+    hedgeBudgetBurst = (int) r.longIn(CurtailKey.READ_HEDGING_BUDGET_BURST, 1, 1 << 20);
     readHedgingCheckNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.READ_HEDGING_CHECK_MS, 1, TimeUnit.MINUTES.toMillis(1)));
     thresholdRefreshPackets =
@@ -216,6 +220,16 @@ public final class CurtailConfig {
     return readHedgingMaxInFlightPerDataNode;
   }
 
+  /** Hedges per packet read the runtime's {@code HedgeBudget} earns. */
+  public double hedgeBudgetRatio() {
+    return hedgeBudgetRatio;
+  }
+
+  /** Hedges the runtime's {@code HedgeBudget} holds at most, and starts with. */
+  public int hedgeBudgetBurst() {
+    return hedgeBudgetBurst;
+  }
+
   public long readHedgingCheckNanos() {
     return readHedgingCheckNanos;
   }
@@ -250,11 +264,12 @@ public final class CurtailConfig {
 
   /**
    * What file systems must agree on to share one {@code CurtailRuntime}: the scope and the
-   * settings the shared knowledge is built with.
+   * settings the shared knowledge and hedge budget are built with.
    */
   public String knowledgeKey() {
     return knowledgeScope + "|memory=" + knowledgeMemoryNanos + "|avoided=" + maxAvoidedNodes
-        + "|nodes=" + maxKnownNodes + "|idle=" + knowledgeIdleNanos;
+        + "|nodes=" + maxKnownNodes + "|idle=" + knowledgeIdleNanos
+        + "|hedgeBudget=" + hedgeBudgetRatio + "/" + hedgeBudgetBurst;
   }
 
   /**
@@ -314,6 +329,7 @@ public final class CurtailConfig {
         + ", hedgeRetries=" + readHedgingMaxRetries
         + ", hedgeBackoffPackets=" + readHedgingBackoffPackets
         + ", hedgesInFlight=" + readHedgingMaxInFlight + "/" + readHedgingMaxInFlightPerDataNode
+        + ", hedgeBudget=" + hedgeBudgetRatio + "/" + hedgeBudgetBurst
         + ", hedgeCheckMs=" + TimeUnit.NANOSECONDS.toMillis(readHedgingCheckNanos)
         + ", thresholdRefreshPackets=" + thresholdRefreshPackets
         + ", failFastCheckMs=" + TimeUnit.NANOSECONDS.toMillis(failFastCheckNanos)
@@ -383,6 +399,15 @@ public final class CurtailConfig {
       double d = number(k, "must be a number in (0, 1)");
       if (!(d > 0 && d < 1)) {
         throw new InvalidConfigException(k.key(), raw(k), "must be a number in (0, 1)");
+      }
+      return d;
+    }
+
+    double unitIntervalOpenBelow(CurtailKey k) {
+      String rule = "must be a number in (0, 1]";
+      double d = number(k, rule);
+      if (!(d > 0 && d <= 1)) {
+        throw new InvalidConfigException(k.key(), raw(k), rule);
       }
       return d;
     }

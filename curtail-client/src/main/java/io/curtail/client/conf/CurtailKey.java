@@ -48,6 +48,12 @@ public enum CurtailKey {
   READ_HEDGING_MAX_IN_FLIGHT_PER_DATANODE("curtail.read.hedging.max.in.flight.per.datanode", "4",
       "hedges one client may have in flight to any one DataNode, so hedges never pile onto"
           + " one DataNode's queue"),
+  READ_HEDGING_BUDGET_RATIO("curtail.read.hedging.budget.ratio", "0.1",
+      "hedges a client's JVM may start per packet read, in (0, 1]: a token bucket, so that"
+          + " when many DataNodes are slow at once hedging cannot double the cluster's load"),
+  READ_HEDGING_BUDGET_BURST("curtail.read.hedging.budget.burst", "10",
+      "hedges the budget holds in reserve (and starts with), so a client's first slow reads"
+          + " hedge at once"),
   READ_HEDGING_CHECK_MS("curtail.read.hedging.check.ms", "5",
       "how often a client looks for reads past their hedge threshold: a hedge starts at most"
           + " this late"),

@@ -41,6 +41,8 @@ public final class ClientMetrics implements MetricsSource {
   public final LongAdder hedgesTried = new LongAdder();
   public final LongAdder hedgesWon = new LongAdder();
   public final LongAdder hedgesLost = new LongAdder();
+  public final LongAdder hedgesDenied = new LongAdder();
+  public final LongAdder hedgedBytes = new LongAdder();
   public final LongAdder replacements = new LongAdder();
   public final LongAdder rebuildsAborted = new LongAdder();
   public final LongAdder pipelineRecoveries = new LongAdder();
@@ -74,6 +76,8 @@ public final class ClientMetrics implements MetricsSource {
     counter(r, "HedgesTried", "hedged reads started", hedgesTried);
     counter(r, "HedgesWon", "hedges that delivered first", hedgesWon);
     counter(r, "HedgesLost", "hedges that failed or came second", hedgesLost);
+    counter(r, "HedgesDenied", "slow packets the hedge budget refused a hedge", hedgesDenied);
+    counter(r, "HedgedBytes", "bytes hedges received while racing", hedgedBytes);
     counter(r, "Replacements", "slow DataNodes fail-fast replaced", replacements);
     counter(r, "RebuildsAborted", "rebuilds on a replacement aborted", rebuildsAborted);
     counter(r, "PipelineRecoveries", "pipelines recovered after a failure", pipelineRecoveries);

@@ -388,7 +388,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
 
   /**
    * Runs on the watchdog thread when the packet {@code race} is for overran its threshold (in the
-   * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the
+   * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the budget,
    * bounds on hedges in flight or the primary (finishing first) says no. A replica is eligible
    * unless it failed, is busy, is known to take longer than the threshold the primary overran (a
    * hedge there would only join its queue), is backed off after lost hedges, or already has its
@@ -419,11 +419,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     if (!ctx.takeHedgeSlot(tracker.node())) {
       return;
     }
-    if (!race.startHedge(seen)) {
-      ctx.releaseHedgeSlot(tracker.node());
-      return;
+    if (!ctx.startHedge(race, seen, tracker.node())) {
+      return; // the budget said no, or the primary finished first
     }
-    ctx.hedgeTried();
     long overran = thresholdNanos; // the threshold the primary overran: the evidence
     observer.hedgeTried(primary.dataNode().getXferAddr(), dn.getXferAddr(), from, overran);
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
@@ -446,6 +444,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
           long done = ctx.clock.nanoTime();
           tracker.recordStart(r.sinceRequest(done, done - start), done); // cut short: a lower bound
         }
+        ctx.hedgeReceived(data);
         if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
           ctx.hedgeWon(tracker.node());
           observer.hedgeWon(dn.getXferAddr());

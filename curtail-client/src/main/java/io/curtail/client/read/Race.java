@@ -60,6 +60,8 @@ final class Race<R extends Abortable> {
   private volatile CountDownLatch hedgeDone;
   private volatile R hedge;
   private volatile Winner<R> winner;
+  /** The last state {@link #firstDenial} was told of; the watchdog's alone. */
+  private long deniedSeen = -1;
 
   /**
    * One packet read from {@code primary} at {@code from}, begun at {@code armedNanos}, to hedge
@@ -149,6 +151,16 @@ final class Race<R extends Abortable> {
     // hedge won) both find it.
     hedgeDone = new CountDownLatch(1);
     return true;
+  }
+
+  /**
+   * Whether the budget refusing a hedge of the packet in state {@code seen} is news: the watchdog
+   * looks at an overdue packet on every tick, and a refusal is counted once per packet.
+   */
+  boolean firstDenial(long seen) {
+    boolean first = deniedSeen != seen;
+    deniedSeen = seen;
+    return first;
   }
 
   /** The primary finished, with data or an error; true unless a hedge already delivered. */

@@ -19,6 +19,7 @@ import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * flight, the watchdog and the threads that run hedges, and the counters the benchmark reads.
  *
  * <p>Hedging is per client (paper §4.3): one client's hedges and backoffs do not leak into
- * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge is the
- * exception: it lives in the {@link CurtailRuntime} file systems share.
+ * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge and the
+ * hedge budget are the exceptions: they live in the {@link CurtailRuntime} file systems share, so
+ * that many short-lived clients of one JVM hedge no more than one would.
  */
 public final class ReadContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReadContext.class);
@@ -102,6 +104,8 @@ public final class ReadContext implements AutoCloseable {
   private final LongAdder hedgesTried = new LongAdder();
   private final LongAdder hedgesWon = new LongAdder();
   private final LongAdder hedgesLost = new LongAdder();
+  private final LongAdder hedgesDenied = new LongAdder();
+  private final LongAdder hedgedBytes = new LongAdder();
   /** Where each block read's record goes; null for nowhere. */
   private volatile StatsLog stats;
 
@@ -193,8 +197,12 @@ public final class ReadContext implements AutoCloseable {
     }
   }
 
-  /** Counts a packet read by this client; returns the count, the clock backoffs run on. */
+  /**
+   * Counts a packet read by this client, which earns the runtime's hedge budget its share of a
+   * hedge; returns the count, the clock backoffs run on.
+   */
   long nextPacket() {
+    runtime.hedgeBudget().onRead();
     return packets.incrementAndGet();
   }
 
@@ -244,9 +252,49 @@ public final class ReadContext implements AutoCloseable {
     hedgesInFlight.release();
   }
 
-  void hedgeTried() {
+  /**
+   * Starts a hedge of {@code race}'s packet (in state {@code seen}) to {@code node}, whose slot
+   * the caller took, if the hedge budget has a token and the primary has not finished meanwhile;
+   * else gives back the slot (and the token) and returns false. A refusal by the budget is counted
+   * and logged once per packet; the watchdog tries again on its next tick.
+   */
+  boolean startHedge(Race<ReplicaReader> race, long seen, NodeId node) {
+    if (!runtime.hedgeBudget().tryHedge()) {
+      releaseHedgeSlot(node);
+      if (race.firstDenial(seen)) {
+        hedgesDenied.increment();
+        ClientMetrics.JVM.hedgesDenied.increment();
+        LOG.debug("Hedge denied by the budget from={} to={} offset={} microTokens={}",
+            race.primary().dataNode(), node, race.from(), runtime.hedgeBudget().microTokens());
+      }
+      return false;
+    }
+    if (!race.startHedge(seen)) {
+      releaseHedgeSlot(node);
+      runtime.hedgeBudget().refund();
+      return false;
+    }
     hedgesTried.increment();
     ClientMetrics.JVM.hedgesTried.increment();
+    return true;
+  }
+
+  /** Counts what a hedge received while racing: what it cost the DataNodes beyond the read. */
+  void hedgeReceived(ByteBuffer data) {
+    if (data != null) {
+      hedgedBytes.add(data.remaining());
+      ClientMetrics.JVM.hedgedBytes.add(data.remaining());
+    }
+  }
+
+  /** Overdue packets the hedge budget refused a hedge, each counted once. */
+  public long hedgesDenied() {
+    return hedgesDenied.sum();
+  }
+
+  /** Bytes this client's hedges received while racing the packets they were to overtake. */
+  public long hedgedBytes() {
+    return hedgedBytes.sum();
   }
 
   /** Hedges this client started. */

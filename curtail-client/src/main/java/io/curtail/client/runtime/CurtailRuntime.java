@@ -1,6 +1,7 @@
 package io.curtail.client.runtime;
 
 import io.curtail.client.conf.CurtailConfig;
+import io.curtail.client.policy.HedgeBudget;
 import io.curtail.client.track.LatencyRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,10 +10,12 @@ import java.util.Map;
 
 /**
  * What a JVM knows of one cluster's DataNodes, and the clock it is kept by: their latencies
- * ({@link LatencyRegistry}), and the DataNodes judged slow or heard busy ({@link AvoidedNodes}).
+ * ({@link LatencyRegistry}), and the DataNodes judged slow or heard busy ({@link AvoidedNodes});
+ * and the {@link HedgeBudget} its file systems' reads share, so that a JVM of many clients (a
+ * Spark executor's tasks) hedges no more than a tenth of its packets however many clients it has.
  *
  * <p>Shared by default: every Curtail file system of a JVM on the same cluster, with the same
- * {@code curtail.knowledge.*} settings, gets the same runtime from {@link #acquire}, so a Spark
+ * {@code curtail.knowledge.*} and hedge budget settings, gets the same runtime from {@link #acquire}, so a Spark
  * executor's tasks learn from each other. The key includes the cluster, so what was learnt of one
  * cluster's DataNodes never passes to another's; and a runtime is dropped when the last file
  * system using it closes, so a new cluster on reused ports starts afresh. Tests and the benchmark
@@ -27,6 +30,7 @@ public final class CurtailRuntime {
   private final LatencyRegistry registry;
   private final AvoidedNodes slowNodes;
   private final AvoidedNodes busyNodes;
+  private final HedgeBudget hedgeBudget;
   /** File systems holding this runtime; guarded by {@link #SHARED}. */
   private int users;
 
@@ -39,6 +43,7 @@ public final class CurtailRuntime {
         config.maxAvoidedNodes());
     this.busyNodes = new AvoidedNodes(clock, config.knowledgeMemoryNanos(),
         config.maxAvoidedNodes());
+    this.hedgeBudget = new HedgeBudget(config.hedgeBudgetRatio(), config.hedgeBudgetBurst());
   }
 
   /** A runtime of its own, shared with nobody: for tests and simulations. */
@@ -91,6 +96,11 @@ public final class CurtailRuntime {
   /** DataNodes recently judged slow by fail-fast. */
   public AvoidedNodes slowNodes() {
     return slowNodes;
+  }
+
+  /** The hedges the file systems sharing this runtime may start. */
+  public HedgeBudget hedgeBudget() {
+    return hedgeBudget;
   }
 
   /** DataNodes that said on their acks that they are busy. */

@@ -32,6 +32,8 @@ class CurtailConfigTest {
     assertEquals(5, c.writeFailFastMaxAttempts());
     assertEquals(3, c.readHedgingMaxRetries());
     assertEquals(TimeUnit.MILLISECONDS.toNanos(25), c.minHedgeThresholdNanos());
+    assertEquals(0.1, c.hedgeBudgetRatio()); // Brooker's and grpc-java's share
+    assertEquals(10, c.hedgeBudgetBurst());
     assertFalse(c.allTechniquesOff());
   }
 
@@ -78,6 +80,10 @@ class CurtailConfigTest {
       "curtail.read.hedging.static.threshold.ms | 0 | must be a whole number in [1, 3600000]",
       "curtail.read.hedging.backoff.packets | 0 | must be a whole number in [1, 1048576]",
       "curtail.read.hedging.min.threshold.ms | -1 | must be a whole number in [0, 3600000]",
+      "curtail.read.hedging.budget.ratio | 0 | must be a number in (0, 1]",
+      "curtail.read.hedging.budget.ratio | 1.5 | must be a number in (0, 1]",
+      "curtail.read.hedging.budget.ratio | NaN | must be a number in (0, 1]",
+      "curtail.read.hedging.budget.burst | 0 | must be a whole number in [1, 1048576]",
       "curtail.write.failfast.reconstruction.min.timeout.ms | -5 | must be a whole number in [1, 3600000]",
   })
   void badValuesNameKeyRuleAndValue(String key, String value, String rule) {
