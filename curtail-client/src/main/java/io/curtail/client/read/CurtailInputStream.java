@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.ReadStatistics;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,11 +91,12 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     this.metadata = metadata;
     this.verifyChecksum = verifyChecksum;
     this.statistics = statistics;
-    this.length = VisibleLength.of(client, conf, metadata, file);
+    LocatedBlocks located = VisibleLength.locatedBlocks(metadata); // one reflective call
+    this.length = VisibleLength.of(client, conf, metadata, located, file);
     this.blocks = new FileBlocks(ctx, client, file, length,
         length == 0 ? java.util.Collections.emptyList() : metadata.getAllBlocks(),
-        VisibleLength.lastBlockBeingWritten(metadata),
-        VisibleLength.beingWritten(metadata) ? null : conf);
+        VisibleLength.lastBlockBeingWritten(located),
+        VisibleLength.beingWritten(located) ? null : conf);
     this.caching = client.getDefaultReadCachingStrategy();
   }
 

@@ -61,24 +61,23 @@ final class VisibleLength {
   }
 
   /**
-   * Whether {@code metadata}'s file is being written and its last block with it: the NameNode
+   * Whether the file of {@code blocks} is being written and its last block with it: the NameNode
    * knows no length for that block, so only its replicas can be asked about it (stock's stream
    * never asks the NameNode for it again either). False where that cannot be told.
    */
-  static boolean lastBlockBeingWritten(DFSInputStream metadata) {
-    LocatedBlocks blocks = locatedBlocks(metadata);
+  static boolean lastBlockBeingWritten(LocatedBlocks blocks) {
     return blocks != null && !blocks.isLastBlockComplete() && blocks.getLastLocatedBlock() != null;
   }
 
   /**
    * The length of {@code file} that {@code metadata}, its stock stream just opened, may read;
-   * {@code conf} is the file system's, for the RPCs to DataNodes.
+   * {@code blocks} are its {@link #locatedBlocks}, {@code conf} the file system's configuration,
+   * for the RPCs to DataNodes.
    */
-  static long of(DFSClient client, Configuration conf, DFSInputStream metadata, String file)
-      throws IOException {
+  static long of(DFSClient client, Configuration conf, DFSInputStream metadata,
+      LocatedBlocks blocks, String file) throws IOException {
     long stock = metadata.getFileLength();
-    LocatedBlocks blocks = locatedBlocks(metadata);
-    if (blocks == null || blocks.isLastBlockComplete() || blocks.getLastLocatedBlock() == null) {
+    if (!lastBlockBeingWritten(blocks)) {
       return stock;
     }
     LocatedBlock last = blocks.getLastLocatedBlock();
@@ -90,13 +89,13 @@ final class VisibleLength {
     return stock - (answered - least);
   }
 
-  /** Whether {@code metadata}'s file is being written (false where that cannot be told). */
-  static boolean beingWritten(DFSInputStream metadata) {
-    LocatedBlocks blocks = locatedBlocks(metadata);
+  /** Whether the file of {@code blocks} is being written (false where that cannot be told). */
+  static boolean beingWritten(LocatedBlocks blocks) {
     return blocks != null && blocks.isUnderConstruction();
   }
 
-  private static LocatedBlocks locatedBlocks(DFSInputStream metadata) {
+  /** What {@code metadata}'s open learnt of its file's blocks; null where that cannot be had. */
+  static LocatedBlocks locatedBlocks(DFSInputStream metadata) {
     if (LOCATED_BLOCKS == null) {
       return null;
     }
