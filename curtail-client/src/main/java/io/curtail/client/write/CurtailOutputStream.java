@@ -54,6 +54,8 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   private boolean blockOpen;
   private long seqno;
   private boolean newBlockSinceSync;
+  /** Blocks this stream has started: a flush's length is its block's only while this holds. */
+  private long blocksStarted;
   private volatile boolean closed;
   /** A close was interrupted while it waited: the stream is closed, its file not yet complete. */
   private boolean closeInterrupted;
@@ -123,6 +125,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     if (!blockOpen) {
       blockOpen = true;
       newBlockSinceSync = true;
+      blocksStarted++;
     }
     handedOff = p.end();
     streamer.enqueue(p);
@@ -186,6 +189,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
   private void flush(boolean sync, boolean updateLength, boolean endsBlock) throws IOException {
     long waitFor;
     long length;
+    long block;
     synchronized (this) {
       checkOpen();
       Packet p = takeUnsent();
@@ -200,6 +204,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
         handOff(p);
       }
       length = blockOffset;
+      block = blocksStarted;
       if (endsBlock && blockOffset > 0) {
         current = null; // only the kept partial chunk, already handed off
         endBlock(sync);
@@ -209,7 +214,7 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
     if (waitFor >= 0) {
       streamer.awaitAcked(waitFor);
     }
-    persistBlocks(updateLength, length);
+    persistBlocks(updateLength, length, block);
   }
 
   /**
@@ -217,23 +222,27 @@ public final class CurtailOutputStream extends OutputStream implements Syncable,
    * current block's, as stock's hflush and hsync do: its edit log then lists every block that
    * holds flushed data (they survive its restart), and it knows a length for the block being
    * written (readers past the prefetch ask it for that block). {@code UPDATE_LENGTH} records the
-   * length every time. A failure after another thread closed the stream is that close's doing:
-   * the caller is told the stream is closed, as stock's would be.
+   * length every time. The length is recorded only while the block it was taken in, the
+   * {@code block}-th, is still the stream's last: another thread's writes may have started the
+   * next meanwhile, and its length must not be taken for that one's. A failure after another
+   * thread closed the stream is that close's doing: the caller is told the stream is closed, as
+   * stock's would be.
    */
-  private void persistBlocks(boolean updateLength, long length) throws IOException {
-    boolean newBlocks;
+  private void persistBlocks(boolean updateLength, long length, long block) throws IOException {
+    // Under the monitor, once per block (or per UPDATE_LENGTH): no other thread can hand off the
+    // next block's first packet, so the NameNode's last block stays the one checked here.
     synchronized (this) {
-      newBlocks = newBlockSinceSync;
+      if (!newBlockSinceSync && !updateLength) {
+        return;
+      }
       newBlockSinceSync = false;
-    }
-    if (!newBlocks && !updateLength) {
-      return;
-    }
-    try {
-      ctx.namenode.fsync(src, fileId, ctx.client.getClientName(), length);
-    } catch (IOException e) {
-      checkOpen();
-      throw e instanceof RemoteException ? WriteContext.unwrap((RemoteException) e) : e;
+      long recorded = blocksStarted == block ? length : -1; // -1: the NameNode keeps its own
+      try {
+        ctx.namenode.fsync(src, fileId, ctx.client.getClientName(), recorded);
+      } catch (IOException e) {
+        checkOpen();
+        throw e instanceof RemoteException ? WriteContext.unwrap((RemoteException) e) : e;
+      }
     }
   }
 
