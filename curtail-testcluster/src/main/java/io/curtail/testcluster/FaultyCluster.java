@@ -13,6 +13,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -196,6 +197,24 @@ public final class FaultyCluster implements AutoCloseable {
     c.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
     settings.forEach(c::set);
     return (CurtailDistributedFileSystem) FileSystem.newInstance(uri(), c);
+  }
+
+  /**
+   * {@link #curtailFileSystem(Map)} with knowledge of its own ({@code scope}, so nothing another
+   * test taught the JVM's shared knowledge carries over) and {@code settings} as key, value pairs.
+   */
+  public CurtailDistributedFileSystem curtailFileSystem(String scope, String... settings)
+      throws IOException {
+    if (settings.length % 2 != 0) {
+      throw new IllegalArgumentException("settings come in key, value pairs: "
+          + Arrays.toString(settings));
+    }
+    Map<String, String> m = new HashMap<>();
+    m.put("curtail.knowledge.scope", scope);
+    for (int i = 0; i < settings.length; i += 2) {
+      m.put(settings[i], settings[i + 1]);
+    }
+    return curtailFileSystem(m);
   }
 
   /**

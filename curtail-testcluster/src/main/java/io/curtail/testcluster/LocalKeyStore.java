@@ -2,8 +2,10 @@ package io.curtail.testcluster;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.key.KeyProvider;
 import org.apache.hadoop.crypto.key.KeyProviderFactory;
@@ -23,8 +25,20 @@ public final class LocalKeyStore {
     this.uri = uri;
   }
 
-  /** A new key store in a temporary directory holding a 128-bit AES key per name in {@code keys}. */
-  public static LocalKeyStore withKeys(String... keys) throws IOException {
+  /**
+   * A new key store in a temporary directory holding a 128-bit AES key per name in {@code keys}.
+   * Unchecked, so a test class can make one in a static field: a failure here is the machine's
+   * (no temporary directory, no AES), never the test's.
+   */
+  public static LocalKeyStore withKeys(String... keys) {
+    try {
+      return create(keys);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot make a key store for " + Arrays.toString(keys), e);
+    }
+  }
+
+  private static LocalKeyStore create(String... keys) throws IOException {
     File dir = Files.createTempDirectory("curtail-keys").toFile();
     String uri = "jceks://file" + new File(dir, "keys.jceks").getAbsolutePath();
     Configuration conf = new Configuration(false);

@@ -4,9 +4,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
  * Reproducible file contents: the bytes of a file are a function of a seed and their offset, so a
@@ -47,12 +50,17 @@ public final class SeededData {
 
   /** Writes {@code length} seeded bytes to {@code out} in chunks. */
   public static void write(OutputStream out, long seed, long length) throws IOException {
+    write(out, seed, 0, length);
+  }
+
+  /** Writes the seeded bytes at file offsets [{@code from}, {@code to}) to {@code out}. */
+  public static void write(OutputStream out, long seed, long from, long to) throws IOException {
     byte[] buf = new byte[CHUNK];
-    for (long done = 0; done < length; ) {
-      int n = (int) Math.min(CHUNK, length - done);
-      fill(seed, done, buf, 0, n);
+    for (long at = from; at < to; ) {
+      int n = (int) Math.min(CHUNK, to - at);
+      fill(seed, at, buf, 0, n);
       out.write(buf, 0, n);
-      done += n;
+      at += n;
     }
   }
 
@@ -136,5 +144,26 @@ public final class SeededData {
       // what was read before the failure is what is intact
     }
     return at;
+  }
+
+  /**
+   * Writes {@code length} seeded bytes to {@code path} through {@code fs}, with one replica asked
+   * for on each of {@code cluster}'s {@code favoured} DataNodes (the NameNode places the rest),
+   * and waits until the NameNode knows every replica, so a reader finds them all.
+   */
+  public static Path writeOn(FaultyCluster cluster, DistributedFileSystem fs, Path path,
+      long seed, long length, short replication, int... favoured) throws IOException {
+    InetSocketAddress[] nodes = new InetSocketAddress[favoured.length];
+    for (int i = 0; i < favoured.length; i++) {
+      nodes[i] = cluster.address(favoured[i]);
+    }
+    try (FSDataOutputStream out = fs.create(path, FsPermission.getFileDefault(), true, 4096,
+        replication, fs.getDefaultBlockSize(path), null, favoured.length == 0 ? null : nodes)) {
+      SeededData.write(out, seed, length);
+    }
+    if (length > 0) {
+      cluster.awaitReplicas(fs, path, replication);
+    }
+    return path;
   }
 }

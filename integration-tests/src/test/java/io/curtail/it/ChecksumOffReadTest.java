@@ -14,15 +14,10 @@ import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -56,12 +51,8 @@ class ChecksumOffReadTest {
 
   /** A Curtail file system with checksum verification off, knowing nothing of the DataNodes. */
   private static CurtailDistributedFileSystem unverified(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>();
-    m.put("curtail.knowledge.scope", "checksum-off-" + (fileNo++));
-    for (int i = 0; i < settings.length; i += 2) {
-      m.put(settings[i], settings[i + 1]);
-    }
-    CurtailDistributedFileSystem fs = cluster.curtailFileSystem(m);
+    CurtailDistributedFileSystem fs =
+        cluster.curtailFileSystem("checksum-off-" + (fileNo++), settings);
     fs.setVerifyChecksum(false);
     return fs;
   }
@@ -69,16 +60,7 @@ class ChecksumOffReadTest {
   /** A file of {@code length} seeded bytes on the given DataNodes, written by the stock client. */
   private static Path file(long seed, long length, int... on) throws IOException {
     Path p = new Path("/checksum-off/f" + (fileNo++));
-    InetSocketAddress[] nodes = new InetSocketAddress[on.length];
-    for (int i = 0; i < on.length; i++) {
-      nodes[i] = cluster.address(on[i]);
-    }
-    try (FSDataOutputStream out = stock.create(p, FsPermission.getFileDefault(), true, 4096,
-        (short) on.length, BLOCK, null, nodes)) {
-      SeededData.write(out, seed, length);
-    }
-    cluster.awaitReplicas(stock, p, on.length);
-    return p;
+    return SeededData.writeOn(cluster, stock, p, seed, length, (short) on.length, on);
   }
 
   @Test

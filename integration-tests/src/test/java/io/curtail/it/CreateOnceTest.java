@@ -37,21 +37,13 @@ class CreateOnceTest {
   private static final String EC_POLICY = "XOR-2-1-1024k"; // three DataNodes
   private static final long LENGTH = 3L * 1024 * 1024 + 7; // past a 1 MiB cell, and a block
   /** A local key store both the NameNode and the clients use as the zones' key provider. */
-  private static final LocalKeyStore KEYS = keyStore();
+  private static final LocalKeyStore KEYS = LocalKeyStore.withKeys(KEY);
   @RegisterExtension
   static final FaultyClusterExtension CLUSTER = new FaultyClusterExtension(b -> b.dataNodes(3)
       .blockSize(1024 * 1024)
       .set(LocalKeyStore.PROVIDER_PATH, KEYS.uri())
       .set("dfs.namenode.audit.loggers", CreateAudit.class.getName()));
   private static DistributedFileSystem stock;
-
-  private static LocalKeyStore keyStore() {
-    try {
-      return LocalKeyStore.withKeys(KEY);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   @BeforeAll
   static void zones() throws IOException {

@@ -16,15 +16,12 @@ import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -65,30 +61,14 @@ class CurtailReadTest {
 
   /** A Curtail file system that knows nothing of the DataNodes yet, whatever ran before. */
   private static CurtailDistributedFileSystem curtail(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>();
-    m.put("curtail.knowledge.scope", "read-test-" + (fileNo++));
-    for (int i = 0; i < settings.length; i += 2) {
-      m.put(settings[i], settings[i + 1]);
-    }
-    return cluster.curtailFileSystem(m);
+    return cluster.curtailFileSystem("read-test-" + (fileNo++), settings);
   }
 
   /** A file of {@code length} seeded bytes, written by the stock client. */
   private static Path file(long seed, long length, short replication, int... favoured)
       throws IOException {
     Path p = new Path("/reads/f" + (fileNo++));
-    InetSocketAddress[] nodes = new InetSocketAddress[favoured.length];
-    for (int i = 0; i < favoured.length; i++) {
-      nodes[i] = cluster.address(favoured[i]);
-    }
-    try (FSDataOutputStream out = stock.create(p, FsPermission.getFileDefault(), true, 4096,
-        replication, BLOCK, null, favoured.length == 0 ? null : nodes)) {
-      SeededData.write(out, seed, length);
-    }
-    if (length > 0) {
-      cluster.awaitReplicas(stock, p, replication);
-    }
-    return p;
+    return SeededData.writeOn(cluster, stock, p, seed, length, replication, favoured);
   }
 
   @Test

@@ -14,18 +14,12 @@ import io.curtail.testcluster.LocalKeyStore;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.hadoop.crypto.CryptoInputStream;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,7 +37,7 @@ class EncryptedReadTest {
   private static final int KIB = 1024;
   private static final int BLOCK = 256 * KIB;
   private static final Path ZONE = new Path("/encrypted-reads");
-  private static final LocalKeyStore KEYS = keyStore();
+  private static final LocalKeyStore KEYS = LocalKeyStore.withKeys(KEY);
   @RegisterExtension
   static final FaultyClusterExtension CLUSTER = new FaultyClusterExtension(b -> b.dataNodes(4)
       .blockSize(BLOCK)
@@ -51,14 +45,6 @@ class EncryptedReadTest {
   private static FaultyCluster cluster;
   private static DistributedFileSystem stock;
   private static int fileNo;
-
-  private static LocalKeyStore keyStore() {
-    try {
-      return LocalKeyStore.withKeys(KEY);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   @BeforeAll
   static void zone() throws IOException {
@@ -69,27 +55,13 @@ class EncryptedReadTest {
   }
 
   private static CurtailDistributedFileSystem curtail(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>();
-    m.put("curtail.knowledge.scope", "encrypted-read-" + (fileNo++));
-    for (int i = 0; i < settings.length; i += 2) {
-      m.put(settings[i], settings[i + 1]);
-    }
-    return cluster.curtailFileSystem(m);
+    return cluster.curtailFileSystem("encrypted-read-" + (fileNo++), settings);
   }
 
   /** A file in the zone of {@code length} seeded bytes on the given DataNodes, written by stock. */
   private static Path file(long seed, long length, int... on) throws IOException {
     Path p = new Path(ZONE, "f" + (fileNo++));
-    InetSocketAddress[] nodes = new InetSocketAddress[on.length];
-    for (int i = 0; i < on.length; i++) {
-      nodes[i] = cluster.address(on[i]);
-    }
-    try (FSDataOutputStream out = stock.create(p, FsPermission.getFileDefault(), true, 4096,
-        (short) on.length, BLOCK, null, nodes)) {
-      SeededData.write(out, seed, length);
-    }
-    cluster.awaitReplicas(stock, p, on.length);
-    return p;
+    return SeededData.writeOn(cluster, stock, p, seed, length, (short) on.length, on);
   }
 
   /** Checks {@code in} is Curtail's stream in Hadoop's crypto stream, in the HDFS type. */

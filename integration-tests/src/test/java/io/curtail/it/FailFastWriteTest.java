@@ -82,9 +82,7 @@ class FailFastWriteTest {
       int victim = c.replicas(stock, p).get(0).get(1); // a DataNode in the middle
       try (Fault stopped = c.stop(victim)) {
         try (FSDataOutputStream rest = out) {
-          byte[] bytes = new byte[(int) (length - MIB)];
-          SeededData.fill(1, MIB, bytes, 0, bytes.length);
-          rest.write(bytes);
+          SeededData.write(rest, 1, MIB, length);
         }
         assertTrue(fs.pipelineRecoveries() >= 1, "recovered " + fs.pipelineRecoveries());
         verify(c, stock, p, 1, length, 3);
