@@ -16,16 +16,17 @@ import java.util.Map;
  * {@link Bootstrap} interval, and the ratios Curtail is judged by ({@code curtail} over
  * {@code stock-best} at its best threshold here and at the {@link OneThreshold} of the run, over
  * {@code oracle}; {@code curtail-best-cluster} over {@code stock-best}), each over four sets of
- * files: all of them, the first files (where a cold start shows), and those before and after
- * stock's NameNode acted ({@link Phases}). Computed once per scenario, then rendered.
+ * files: all of them, the first files (where a cold start shows), and those started while
+ * stock's NameNode was not acting and while it was ({@link Phases}). Computed once per scenario,
+ * then rendered.
  */
 final class Comparison {
   /** The sets of a mode's files a figure is taken over. */
   enum Subset {
     ALL("all files"),
     FIRST("first files"),
-    BEFORE("before NN acted"),
-    AFTER("after NN acted");
+    NOT_ACTING("NN not acting"),
+    ACTING("NN acting");
 
     final String title;
 
@@ -59,13 +60,14 @@ final class Comparison {
     subsets.add(Subset.FIRST);
     boolean phased = sr.scenario.hasFault() && sr.phases.known();
     if (phased) {
-      subsets.add(Subset.BEFORE);
-      subsets.add(Subset.AFTER);
+      subsets.add(Subset.NOT_ACTING);
+      subsets.add(Subset.ACTING);
     }
-    phases = phased ? sr.phases.when() : null;
     for (Summary s : sr.summaries) {
       p99s.add(row(sr, s.mode, s.mode, null));
     }
+    phases = phased ? "Stock-best's NameNode named a slow DataNode: " + sr.phases.when()
+        + missing(Subset.NOT_ACTING) + missing(Subset.ACTING) : null;
     Summary best = Summary.bestStockBest(sr.summaries);
     String bestLabel = best == null ? null : best.mode;
     boolean swept = bestLabel != null && OneThreshold.isSweptStockBest(bestLabel);
@@ -86,6 +88,20 @@ final class Comparison {
         ratios.add(row(sr, top + " / oracle", top, Mode.ORACLE.label()));
       }
     }
+  }
+
+  /** What the report says where no mode ran a file in {@code subset}: no figure is invented. */
+  private String missing(Subset subset) {
+    if (!subsets.contains(subset)) {
+      return "";
+    }
+    for (Row row : p99s) {
+      if (row.files.get(subset)[0] > 0) {
+        return "";
+      }
+    }
+    return "; no file of this run started with the " + subset.title.replace("NN", "NameNode")
+        + ": that phase is not shown";
   }
 
   /** The comparison of {@code sr}, computed on first use (its bootstraps take a while). */
@@ -113,10 +129,10 @@ final class Comparison {
     switch (subset) {
       case FIRST:
         return firstFiles(all);
-      case BEFORE:
-        return sr.phases.before(all);
-      case AFTER:
-        return sr.phases.after(all);
+      case NOT_ACTING:
+        return sr.phases.notActing(all);
+      case ACTING:
+        return sr.phases.acting(all);
       default:
         return all;
     }
@@ -152,9 +168,12 @@ final class Comparison {
         + " Under 100 files a p99 is the maximum, and its interval cannot reach above it.");
     out.add("First files: each client's first file of each batch (a new file system, and but in"
         + " a long run Curtail's knowledge cold): where a cold start shows.");
-    out.add("Phases: files started before and after stock-best's NameNode first named a slow"
-        + " DataNode (its slow-peers or slow-disks report, looked at every 5 s), from when it may"
-        + " keep it out of pipelines and sort it last for reads.");
+    out.add("Phases (scenarios with a fault): files started while stock-best's NameNode named no"
+        + " slow DataNode (NN not acting) and while it named one in its slow-peers or slow-disks"
+        + " report (NN acting: it may keep it out of pipelines and sort it last for reads),"
+        + " looked at every 5 s. Only writes through the slow DataNode teach it (the faults are"
+        + " injected where stock's disk profiling cannot see them), so a read fault run alone"
+        + " shows no acting phase, and one after write faults may show no other.");
     String one = OneThreshold.of(r);
     out.add(one == null ? "stock-best was swept over no hedge threshold in this run."
         : "stock-best at one threshold for the whole run: " + one + ", the threshold whose p99 over"
@@ -166,17 +185,17 @@ final class Comparison {
   /** The tables as console lines. */
   void print(PrintStream out) {
     if (phases != null) {
-      out.println("   stock-best's NameNode acted " + phases);
+      out.println("   " + phases);
     }
-    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "   %-44s", "p99 ms"));
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "   %-52s", "p99 ms"));
     for (Subset s : subsets) {
-      header.append(String.format(Locale.ROOT, " %-26s", s.title));
+      header.append(String.format(Locale.ROOT, " %-28s", s.title));
     }
     out.println(header.toString().stripTrailing());
     for (Row row : rows()) {
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "   %-44s", row.name));
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "   %-52s", row.name));
       for (Subset s : subsets) {
-        line.append(String.format(Locale.ROOT, " %-26s", cell(row, s)));
+        line.append(String.format(Locale.ROOT, " %-28s", cell(row, s)));
       }
       out.println(line.toString().stripTrailing());
     }
@@ -185,7 +204,7 @@ final class Comparison {
   /** The tables as Markdown. */
   void writeMarkdown(PrintWriter w) {
     w.println("p99 per file, ms, and ratios of p99s, each with its 95% interval; n: files"
-        + (phases == null ? "." : ". Stock-best's NameNode acted " + phases + "."));
+        + (phases == null ? "." : ". " + phases + "."));
     w.println();
     StringBuilder header = new StringBuilder("| p99 |");
     StringBuilder rule = new StringBuilder("|---|");

@@ -5,86 +5,98 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A scenario's files split by when stock's NameNode features acted: before the NameNode of
- * {@code stock-best}'s cluster first named a slow node (slow peers or slow disks), and after, when
- * it may keep that node out of pipelines and sort it last for reads. A stock client reads the
- * faulty DataNode first at random before, last after; a p99 over both mixes the two, so each is
- * reported apart. Load-aware read order ({@code considerLoad}) acts from the start and is not a
- * phase. Immutable.
+ * A scenario's files split by whether stock's NameNode features were acting when each started:
+ * whether the NameNode of {@code stock-best}'s cluster named a slow node then (in its slow-peers
+ * or slow-disks report), and so could keep it out of pipelines and sort it last for reads. A
+ * stock client reads the faulty DataNode first at random when it names none, last when it names
+ * it; a p99 over both mixes the two, so each is reported apart. The NameNode names a node only
+ * while DataNodes keep reporting it, so it can stop again; a file started after it stopped counts
+ * as not acting. Load-aware read order ({@code considerLoad}) acts throughout and is no phase.
+ * Immutable.
  */
 final class Phases {
-  private enum Kind { UNKNOWN, BEFORE_START, AT, NEVER }
-
   /** Nothing watched (no {@code stock-best} cluster, or one whose NameNode cannot be seen). */
-  static final Phases UNKNOWN = new Phases(Kind.UNKNOWN, 0, 0);
+  static final Phases UNKNOWN = new Phases(false, 0, new long[0]);
 
-  private final Kind kind;
-  /** When the scenario began and when the NameNode acted, in ns since the benchmark began. */
+  private final boolean known;
+  /** When the scenario began, in ns since the benchmark began. */
   private final long startNanos;
-  private final long actedNanos;
+  /**
+   * When the NameNode began and stopped naming a slow node, alternately, in ns since the
+   * benchmark began; {@link Long#MIN_VALUE} first if it named one when the watch first looked.
+   */
+  private final long[] changes;
 
-  private Phases(Kind kind, long startNanos, long actedNanos) {
-    this.kind = kind;
+  private Phases(boolean known, long startNanos, long[] changes) {
+    this.known = known;
     this.startNanos = startNanos;
-    this.actedNanos = actedNanos;
+    this.changes = changes;
   }
 
-  /** The NameNode already named a slow node when the scenario began: every file is after. */
-  static Phases actedBefore(long startNanos) {
-    return new Phases(Kind.BEFORE_START, startNanos, Long.MIN_VALUE);
-  }
-
-  /** The NameNode first named a slow node at {@code actedNanos}, during the scenario. */
-  static Phases actedAt(long startNanos, long actedNanos) {
-    return new Phases(Kind.AT, startNanos, actedNanos);
-  }
-
-  /** The NameNode named no slow node during the scenario: every file is before. */
-  static Phases never(long startNanos) {
-    return new Phases(Kind.NEVER, startNanos, Long.MAX_VALUE);
+  /**
+   * What a watch saw from {@code startNanos}: the NameNode began naming a slow node at
+   * {@code changes[0]} ({@link Long#MIN_VALUE}: already named at the first look), stopped at
+   * {@code changes[1]}, began again at {@code changes[2]}, …; none: it never named one.
+   */
+  static Phases watched(long startNanos, long... changes) {
+    return new Phases(true, startNanos, changes.clone());
   }
 
   boolean known() {
-    return kind != Kind.UNKNOWN;
+    return known;
   }
 
-  /** The files that started before the NameNode acted. */
-  List<FileSample> before(List<FileSample> files) {
-    return split(files, true);
-  }
-
-  /** The files that started once it had. */
-  List<FileSample> after(List<FileSample> files) {
+  /** The files that started while the NameNode named no slow node. */
+  List<FileSample> notActing(List<FileSample> files) {
     return split(files, false);
   }
 
-  private List<FileSample> split(List<FileSample> files, boolean before) {
+  /** The files that started while it named one. */
+  List<FileSample> acting(List<FileSample> files) {
+    return split(files, true);
+  }
+
+  private List<FileSample> split(List<FileSample> files, boolean acting) {
     List<FileSample> out = new ArrayList<>();
-    if (kind == Kind.UNKNOWN) {
+    if (!known) {
       return out;
     }
     for (FileSample f : files) {
-      if (f.startNanos < actedNanos == before) {
+      if (actingAt(f.startNanos) == acting) {
         out.add(f);
       }
     }
     return out;
   }
 
-  /** When the NameNode acted, for the report. */
-  String when() {
-    switch (kind) {
-      case BEFORE_START:
-        return "before this scenario began (an earlier scenario's faults taught it): every file"
-            + " is after, this run shows no before phase";
-      case AT:
-        return String.format(Locale.ROOT, "%.0f s into the scenario (seen within 5 s)",
-            (actedNanos - startNanos) / 1e9);
-      case NEVER:
-        return "never during this scenario: every file is before, this run shows no after phase";
-      default:
-        return "unknown: no stock-best cluster's NameNode was watched";
+  /** Whether an odd number of changes came at or before {@code nanos}: it named one then. */
+  private boolean actingAt(long nanos) {
+    int before = 0;
+    while (before < changes.length && changes[before] <= nanos) {
+      before++;
     }
+    return before % 2 == 1;
+  }
+
+  /** When the NameNode acted, in seconds into the scenario, for the report. */
+  String when() {
+    if (!known) {
+      return "unknown: no stock-best cluster's NameNode was watched";
+    }
+    if (changes.length == 0) {
+      return "never during this scenario";
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < changes.length; i += 2) {
+      out.append(i == 0 ? "from " : "; again from ").append(changes[i] == Long.MIN_VALUE
+          ? "before the scenario began" : seconds(changes[i]));
+      out.append(i + 1 < changes.length ? " to " + seconds(changes[i + 1]) : " to its end");
+    }
+    return out.append(" (looked at every 5 s)").toString();
+  }
+
+  private String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.0f s", (nanos - startNanos) / 1e9);
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +25,11 @@ final class SlowNodeWatch implements AutoCloseable {
   });
   private final long startNanos = System.nanoTime();
   private final Map<Target.Cluster, String> last = new ConcurrentHashMap<>();
-  /** When each cluster's reports first named a slow node; MIN_VALUE: at the first look. */
-  private final Map<Target.Cluster, Long> firstNamed = new ConcurrentHashMap<>();
+  /**
+   * When each cluster's reports began and stopped naming a slow node, alternately ({@link
+   * Phases#watched}); written by the timer's one thread, read once it is done.
+   */
+  private final Map<Target.Cluster, List<Long>> changes = new ConcurrentHashMap<>();
 
   private SlowNodeWatch() {}
 
@@ -52,8 +56,9 @@ final class SlowNodeWatch implements AutoCloseable {
       now = "unreadable: " + e;
       named = false;
     }
-    if (named) {
-      firstNamed.putIfAbsent(c, last.containsKey(c) ? System.nanoTime() : Long.MIN_VALUE);
+    List<Long> seen = changes.computeIfAbsent(c, k -> new CopyOnWriteArrayList<>());
+    if (named != (seen.size() % 2 == 1)) {
+      seen.add(named && !last.containsKey(c) ? Long.MIN_VALUE : System.nanoTime());
     }
     if (now != null && !now.equals(last.put(c, now))) {
       long s = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos);
@@ -63,17 +68,19 @@ final class SlowNodeWatch implements AutoCloseable {
   }
 
   /**
-   * What {@code c}'s NameNode did while watched, in ns since {@code epochNanos}: named a slow node
-   * before the watch began, at a time, or never; unknown if its reports could not be seen.
+   * What {@code c}'s NameNode did while watched, in ns since {@code epochNanos}; unknown if its
+   * reports could not be seen.
    */
   Phases phases(Target.Cluster c, long epochNanos) {
-    long start = startNanos - epochNanos;
-    Long named = firstNamed.get(c);
-    if (named != null) {
-      return named == Long.MIN_VALUE ? Phases.actedBefore(start)
-          : Phases.actedAt(start, named - epochNanos);
+    if (last.get(c) == null) {
+      return Phases.UNKNOWN;
     }
-    return last.get(c) == null ? Phases.UNKNOWN : Phases.never(start);
+    List<Long> seen = changes.getOrDefault(c, List.of());
+    long[] since = new long[seen.size()];
+    for (int i = 0; i < since.length; i++) {
+      since[i] = seen.get(i) == Long.MIN_VALUE ? Long.MIN_VALUE : seen.get(i) - epochNanos;
+    }
+    return Phases.watched(startNanos - epochNanos, since);
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A scenario's files split at the moment stock-best's NameNode first named a slow node. */
+/** A scenario's files split by whether stock-best's NameNode named a slow node then. */
 class PhasesTest {
   private static final long S = 1_000_000_000L;
 
@@ -34,34 +34,43 @@ class PhasesTest {
   }
 
   @Test
-  void aFileStartedAtTheMomentItActedIsAfter() {
-    Phases p = Phases.actedAt(5 * S, 30 * S);
-    assertEquals(List.of(10, 20), starts(p.before(files())));
-    assertEquals(List.of(30, 40, 50, 60), starts(p.after(files())));
-    assertEquals("25 s into the scenario (seen within 5 s)", p.when());
+  void aFileStartedAtTheMomentItActedIsActing() {
+    Phases p = Phases.watched(5 * S, 30 * S);
+    assertEquals(List.of(10, 20), starts(p.notActing(files())));
+    assertEquals(List.of(30, 40, 50, 60), starts(p.acting(files())));
+    assertEquals("from 25 s to its end (looked at every 5 s)", p.when());
   }
 
   @Test
-  void actedBeforeTheScenarioLeavesNoBeforePhaseAndSaysSo() {
-    Phases p = Phases.actedBefore(5 * S);
-    assertTrue(p.before(files()).isEmpty());
-    assertEquals(6, p.after(files()).size());
-    assertTrue(p.when().contains("no before phase"), p.when());
+  void filesAfterItStoppedNamingTheNodeAreNotActingAgain() {
+    // Named from 25 s to 45 s into the scenario: the DataNodes' reports expired.
+    Phases p = Phases.watched(5 * S, 30 * S, 50 * S);
+    assertEquals(List.of(10, 20, 50, 60), starts(p.notActing(files())));
+    assertEquals(List.of(30, 40), starts(p.acting(files())));
+    assertEquals("from 25 s to 45 s (looked at every 5 s)", p.when());
   }
 
   @Test
-  void neverActedLeavesNoAfterPhaseAndSaysSo() {
-    Phases p = Phases.never(5 * S);
-    assertEquals(6, p.before(files()).size());
-    assertTrue(p.after(files()).isEmpty());
-    assertTrue(p.when().contains("no after phase"), p.when());
+  void namedBeforeTheScenarioBeganLeavesNoNotActingPhase() {
+    Phases p = Phases.watched(5 * S, Long.MIN_VALUE);
+    assertTrue(p.notActing(files()).isEmpty());
+    assertEquals(6, p.acting(files()).size());
+    assertEquals("from before the scenario began to its end (looked at every 5 s)", p.when());
+  }
+
+  @Test
+  void neverNamedLeavesNoActingPhase() {
+    Phases p = Phases.watched(5 * S);
+    assertEquals(6, p.notActing(files()).size());
+    assertTrue(p.acting(files()).isEmpty());
+    assertEquals("never during this scenario", p.when());
   }
 
   @Test
   void unwatchedSplitsNothing() {
     assertFalse(Phases.UNKNOWN.known());
-    assertTrue(Phases.UNKNOWN.before(files()).isEmpty());
-    assertTrue(Phases.UNKNOWN.after(files()).isEmpty());
+    assertTrue(Phases.UNKNOWN.notActing(files()).isEmpty());
+    assertTrue(Phases.UNKNOWN.acting(files()).isEmpty());
   }
 
   @Test
