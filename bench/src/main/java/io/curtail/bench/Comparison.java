@@ -77,8 +77,9 @@ final class Comparison {
         continue;
       }
       if (bestLabel != null) {
-        ratios.add(row(sr, top + " / " + bestLabel + (swept ? " (best here)" : ""), top,
-            bestLabel));
+        String which = !swept ? "" : bestLabel.equals(oneThreshold) ? " (best here and for the run)"
+            : " (best here)";
+        ratios.add(row(sr, top + " / " + bestLabel + which, top, bestLabel));
       }
       if (one != null && !one.equals(bestLabel)) {
         ratios.add(row(sr, top + " / " + one + " (one for the run)", top, one));
@@ -140,7 +141,7 @@ final class Comparison {
 
   /**
    * Each client's first file of each batch: each batch's clients start with a new file system
-   * and, but in a long run, Curtail's knowledge of the DataNodes cold.
+   * and, except in a long run, with Curtail's knowledge of the DataNodes cold.
    */
   static List<FileSample> firstFiles(List<FileSample> files) {
     List<FileSample> out = new ArrayList<>();
@@ -166,8 +167,8 @@ final class Comparison {
     out.add("p99 per file with a 95% interval from a percentile bootstrap (" + Bootstrap.RESAMPLES
         + " resamples, seeded; each mode's files resampled on their own, as modes ran apart)."
         + " Under 100 files a p99 is the maximum, and its interval cannot reach above it.");
-    out.add("First files: each client's first file of each batch (a new file system, and but in"
-        + " a long run Curtail's knowledge cold): where a cold start shows.");
+    out.add("First files: each client's first file of each batch (a new file system; Curtail's"
+        + " knowledge of the DataNodes cold but in a long run): where a cold start shows.");
     out.add("Phases (scenarios with a fault): files started while stock-best's NameNode named no"
         + " slow DataNode (NN not acting) and while it named one in its slow-peers or slow-disks"
         + " report (NN acting: it may keep it out of pipelines and sort it last for reads),"
