@@ -130,8 +130,10 @@ final class Benchmark {
         runner.prepare(s, c);
       }
       long start = System.nanoTime();
-      try (SlowNodeWatch watch = duration.isZero() ? null
-          : SlowNodeWatch.start(clusters, sr::event)) {
+      // Watched in every run, for when stock's NameNode acted (Phases); its every change is
+      // listed in a long run's report only.
+      try (SlowNodeWatch watch = SlowNodeWatch.start(clusters,
+          duration.isZero() ? line -> { } : sr::event)) {
         if (warmsUp(s)) {
           for (List<Variant> batch : batchesOf(vs, 0)) {
             progress.step(s.name() + " " + String.join("+", labels(batch)) + " warm-up");
@@ -147,6 +149,11 @@ final class Benchmark {
             for (int i = 0; i < batch.size(); i++) {
               sr.add(batch.get(i).label, done.get(i));
             }
+          }
+        }
+        for (Variant v : vs) {
+          if (v.mode == Mode.STOCK_BEST) {
+            sr.phases = watch.phases(target.cluster(v.mode), runner.epochNanos());
           }
         }
       } finally {

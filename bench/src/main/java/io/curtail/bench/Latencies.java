@@ -25,6 +25,13 @@ public final class Latencies {
     return new Latencies(a);
   }
 
+  /** {@code nanos}, copied and sorted. */
+  public static Latencies of(long[] nanos) {
+    long[] a = nanos.clone();
+    Arrays.sort(a);
+    return new Latencies(a);
+  }
+
   public int count() {
     return sortedNanos.length;
   }

@@ -222,7 +222,7 @@ public final class Main implements Callable<Integer> {
     Report.write(result, resultsDir);
     stdout.println();
     stdout.println("Results: " + resultsDir.getAbsolutePath() + " (report.md, results.json,"
-        + " summary.csv, samples.csv, batches.csv, plots/)");
+        + " summary.csv, samples.csv, batches.csv, intervals.csv, plots/)");
     return 0;
   }
 

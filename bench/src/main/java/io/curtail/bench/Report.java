@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * What a run prints and writes: a table per scenario on the console, and in the results directory
  * {@code results.json}, {@code summary.csv}, {@code samples.csv} (one row per file),
- * {@code batches.csv} (one row per mode and round: what paired per-round comparisons need), two
+ * {@code batches.csv} (one row per mode and round: what paired per-round comparisons need),
+ * {@code intervals.csv} (p99s and their ratios with 95% intervals: {@link Comparison}), two
  * PNG plots per scenario and {@code report.md} tying them together.
  */
 final class Report {
@@ -43,6 +44,7 @@ final class Report {
       for (String note : notes(r, sr)) {
         out.println("   " + note);
       }
+      Comparison.of(r, sr).print(out);
     }
   }
 
@@ -90,6 +92,7 @@ final class Report {
     writeSummaryCsv(r, new File(dir, "summary.csv"));
     writeSamplesCsv(r, new File(dir, "samples.csv"));
     writeBatchesCsv(r, new File(dir, "batches.csv"));
+    Comparison.writeCsv(r, new File(dir, "intervals.csv"));
     for (RunResult.ScenarioResult sr : r.scenarios) {
       List<String> modes = new ArrayList<>();
       List<List<Double>> latencies = new ArrayList<>();
@@ -218,7 +221,12 @@ final class Report {
       w.println("Latency is per whole file. `verified` counts bytes read back and compared;"
           + " `all ok` says it equals every byte the mode wrote or read.");
       w.println("Raw numbers: `results.json`, `summary.csv`, `samples.csv` (one row per file),"
-          + " `batches.csv` (one row per mode and round).");
+          + " `batches.csv` (one row per mode and round), `intervals.csv` (each p99 and ratio"
+          + " with its interval).");
+      w.println();
+      for (String d : Comparison.definitions(r)) {
+        w.println("- " + d);
+      }
       for (RunResult.ScenarioResult sr : r.scenarios) {
         Scenario s = sr.scenario;
         w.println();
@@ -247,6 +255,8 @@ final class Report {
         for (String note : notes(r, sr)) {
           w.println("- " + note);
         }
+        w.println();
+        Comparison.of(r, sr).writeMarkdown(w);
         w.println();
         w.println("![" + s.name() + " CDF](plots/" + s.name() + "-cdf.png)");
         w.println("![" + s.name() + " over time](plots/" + s.name() + "-timeline.png)");

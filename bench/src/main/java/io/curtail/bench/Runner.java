@@ -57,6 +57,11 @@ final class Runner {
     this.warmKnowledge = warmKnowledge;
   }
 
+  /** {@code System.nanoTime()} when the benchmark started: what files' start times count from. */
+  long epochNanos() {
+    return epochNanos;
+  }
+
   /** Where the files client {@code c} reads in scenario {@code s} live. */
   static Path readFile(Scenario s, int client, int file) {
     return new Path("/curtail-bench/" + s.name() + "/data/c" + client + "-f" + file);

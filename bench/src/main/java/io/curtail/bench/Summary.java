@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -247,7 +246,7 @@ public final class Summary {
   /**
    * How much longer {@code other}'s files took than {@code base}'s, batches paired by round (as
    * interleaved batches are): the ratio of their summed file times, and a 95% confidence
-   * interval from 2,000 bootstrap resamples of the rounds (seeded, so a report is reproducible).
+   * interval from a {@link Bootstrap} of the rounds.
    *
    * @return {ratio, low, high}
    */
@@ -259,21 +258,16 @@ public final class Summary {
       b[i] = fileNanos(base.get(i));
       o[i] = fileNanos(other.get(i));
     }
-    Random random = new Random(1);
-    double[] resampled = new double[2000];
-    for (int k = 0; k < resampled.length; k++) {
+    return Bootstrap.interval(Arrays.stream(o).sum() / Arrays.stream(b).sum(), random -> {
       double sb = 0;
       double so = 0;
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; i < n; i++) { // rounds drawn in pairs, so that their drift cancels
         int j = random.nextInt(n);
         sb += b[j];
         so += o[j];
       }
-      resampled[k] = so / sb;
-    }
-    Arrays.sort(resampled);
-    return new double[] {Arrays.stream(o).sum() / Arrays.stream(b).sum(),
-        resampled[resampled.length / 40], resampled[resampled.length - 1 - resampled.length / 40]};
+      return so / sb;
+    }).asArray();
   }
 
   private static double fileNanos(Batch batch) {

@@ -56,7 +56,8 @@ class BenchEndToEndTest {
 
     File dir = main.resultsDir();
     for (String f : new String[] {"report.md", "results.json", "summary.csv", "samples.csv",
-        "batches.csv", "plots/pread-throttled-cdf.png", "plots/pread-throttled-timeline.png"}) {
+        "batches.csv", "intervals.csv", "plots/pread-throttled-cdf.png",
+        "plots/pread-throttled-timeline.png"}) {
       assertTrue(new File(dir, f).length() > 0, f + " missing in " + dir);
     }
     List<String> batches = Files.readAllLines(new File(dir, "batches.csv").toPath());
@@ -65,6 +66,15 @@ class BenchEndToEndTest {
     String md = new String(Files.readAllBytes(new File(dir, "report.md").toPath()),
         StandardCharsets.UTF_8);
     assertTrue(md.contains("![pread-throttled CDF](plots/pread-throttled-cdf.png)"), md);
+    // The comparison with intervals: the run's one threshold, the four sets of files, and when
+    // (if ever) stock-best's NameNode acted.
+    assertTrue(md.contains("stock-best at one threshold for the whole run: stock-best@"), md);
+    assertTrue(md.contains("| p99 | all files | first files | NN not acting | NN acting |"), md);
+    assertTrue(md.contains("Stock-best's NameNode named a slow DataNode: "), md);
+    List<String> intervals = Files.readAllLines(new File(dir, "intervals.csv").toPath());
+    assertTrue(intervals.stream()
+        .anyMatch(l -> l.startsWith("pread-throttled,p99_ms_first,stock,")),
+        "each mode's first files' p99: " + intervals);
     assertTrue(stdout.contains("Results: " + dir.getAbsolutePath()), stdout);
   }
 
