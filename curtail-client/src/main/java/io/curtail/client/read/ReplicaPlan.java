@@ -4,8 +4,11 @@ import io.curtail.client.policy.ReplicaOrder;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import java.util.Arrays;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A block's replicas in the order to read them ({@code ReplicaOrder}), each with this JVM's
@@ -16,6 +19,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
  * recompute it.
  */
 final class ReplicaPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaPlan.class);
   final LocatedBlock block;
   final DatanodeInfo[] replicas;
   final NodeTracker[] trackers;
@@ -65,7 +69,7 @@ final class ReplicaPlan {
     ctx.packetOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
     ctx.startOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
     ctx.tailOrder.demoteSlow(packetTails.samples, packetTails.nanos, demotedByNameNodeOrder);
-    boolean[] loadedByNameNodeOrder = reportedLoad(ctx, byNameNode);
+    boolean[] loadedByNameNodeOrder = reportedLoad(ctx, located);
     for (int i = 0; i < n; i++) {
       demotedByNameNodeOrder[i] |= loadedByNameNodeOrder[i];
     }
@@ -91,7 +95,8 @@ final class ReplicaPlan {
    * Which replicas the NameNode reports loaded, from the transfer counts and heartbeat times
    * its block locations carry (all false when the rule is off).
    */
-  private static boolean[] reportedLoad(ReadContext ctx, DatanodeInfo[] byNameNode) {
+  private static boolean[] reportedLoad(ReadContext ctx, LocatedBlock located) {
+    DatanodeInfo[] byNameNode = located.getLocations();
     int n = byNameNode.length;
     boolean[] loaded = new boolean[n];
     if (ctx.reportedLoad == null || n < 2) {
@@ -103,7 +108,12 @@ final class ReplicaPlan {
       transfers[i] = byNameNode[i].getXceiverCount();
       reportedAt[i] = byNameNode[i].getLastUpdate();
     }
-    ctx.reportedLoad.markLoaded(transfers, reportedAt, System.currentTimeMillis(), loaded);
+    if (ctx.reportedLoad.markLoaded(transfers, reportedAt, System.currentTimeMillis(), loaded) > 0
+        && LOG.isDebugEnabled()) {
+      LOG.debug("Replicas reported loaded block={} datanodes={} transfers={} loaded={}",
+          located.getBlock(), Arrays.toString(byNameNode), Arrays.toString(transfers),
+          Arrays.toString(loaded));
+    }
     return loaded;
   }
 
