@@ -31,6 +31,10 @@ public final class CurtailConfig {
   private final long reconstructionMinTimeoutNanos;
   private final long minSlowdownNanos;
   private final long readMinSlowdownNanos;
+  private final boolean readNameNodeLoad;
+  private final double readNameNodeLoadFactor;
+  private final int readNameNodeLoadMargin;
+  private final long readNameNodeLoadStaleMillis;
   private final boolean useDataNodeReports;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
@@ -89,6 +93,11 @@ public final class CurtailConfig {
         r.longIn(CurtailKey.WRITE_FAILFAST_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
     readMinSlowdownNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.READ_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
+    readNameNodeLoad = r.bool(CurtailKey.READ_NAMENODE_LOAD);
+    readNameNodeLoadFactor = r.greaterThanOne(CurtailKey.READ_NAMENODE_LOAD_FACTOR);
+    readNameNodeLoadMargin = (int) r.longIn(CurtailKey.READ_NAMENODE_LOAD_MARGIN, 1, 1 << 20);
+    readNameNodeLoadStaleMillis =
+        r.longIn(CurtailKey.READ_NAMENODE_LOAD_STALE_MS, 1, TimeUnit.DAYS.toMillis(1));
     useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
@@ -198,6 +207,23 @@ public final class CurtailConfig {
   /** How much slower than the fastest a replica must also be to be known slow for reads. */
   public long readMinSlowdownNanos() {
     return readMinSlowdownNanos;
+  }
+
+  /** Whether reads act on the load the NameNode reports with each block's replicas. */
+  public boolean readNameNodeLoad() {
+    return readNameNodeLoad;
+  }
+
+  public double readNameNodeLoadFactor() {
+    return readNameNodeLoadFactor;
+  }
+
+  public int readNameNodeLoadMargin() {
+    return readNameNodeLoadMargin;
+  }
+
+  public long readNameNodeLoadStaleMillis() {
+    return readNameNodeLoadStaleMillis;
   }
 
   public boolean useDataNodeReports() {
@@ -326,6 +352,8 @@ public final class CurtailConfig {
         + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
         + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
         + ", reports=" + useDataNodeReports
+        + ", nameNodeLoad=" + (readNameNodeLoad ? readNameNodeLoadFactor + "x+"
+            + readNameNodeLoadMargin + "/" + readNameNodeLoadStaleMillis + "ms" : "off")
         + ", hedgeRetries=" + readHedgingMaxRetries
         + ", hedgeBackoffPackets=" + readHedgingBackoffPackets
         + ", hedgesInFlight=" + readHedgingMaxInFlight + "/" + readHedgingMaxInFlightPerDataNode

@@ -39,6 +39,17 @@ public enum CurtailKey {
       "a replica known slow to deliver packets must also be this much slower than the fastest"
           + " (starts and tails, at least the hedge floor), so that jitter of a millisecond or two"
           + " never demotes anyone"),
+  READ_NAMENODE_LOAD("curtail.read.namenode.load", "true",
+      "read last, and hedge at the floor while a client knows nothing yet, a replica whose DataNode the"
+          + " NameNode reports (with the block's locations) as having many more transfers open"
+          + " than the block's least-loaded replica; false to measure what it is worth"),
+  READ_NAMENODE_LOAD_FACTOR("curtail.read.namenode.load.factor", "2.0",
+      "a loaded replica has at least this many times the least-loaded replica's transfers"),
+  READ_NAMENODE_LOAD_MARGIN("curtail.read.namenode.load.margin", "4",
+      "and at least this many more, so that 2 against 1 is not load"),
+  READ_NAMENODE_LOAD_STALE_MS("curtail.read.namenode.load.stale.ms", "30000",
+      "a DataNode's report older than this (its last heartbeat, by the NameNode's clock) is"
+          + " ignored"),
   READ_HEDGING_MAX_RETRIES("curtail.read.hedging.max.retries", "3",
       "hedges retried to a DataNode whose last hedge lost (paper §6.2)"),
   READ_HEDGING_BACKOFF_PACKETS("curtail.read.hedging.backoff.packets", "16",

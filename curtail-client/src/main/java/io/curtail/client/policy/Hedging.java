@@ -74,8 +74,31 @@ public final class Hedging {
 
   /** {@link #thresholdNanos(LatencyStats)} from the two numbers it uses. */
   public long thresholdNanos(int samples, long percentileNanos) {
-    if (!adaptive || samples < minSamples) {
+    return thresholdNanos(samples, percentileNanos, false);
+  }
+
+  /**
+   * {@link #thresholdNanos(int, long)} for a packet from a DataNode the NameNode reports loaded
+   * beside another replica of its block ({@code reportedLoaded}, {@link ReportedLoad}).
+   *
+   * <p>A smart client that knows too little of other DataNodes to adapt (cold: a client's first
+   * reads) waits the bootstrap value, a long one, as it has no evidence that the DataNode is slow
+   * and a hedge doubles a read's cost. A report of load is such evidence, and it says where a
+   * hedge costs little: the DataNode has many more transfers open than another replica's, so a
+   * read there queues behind them (a throttle, a disk or a thread pool it shares), while the
+   * less-loaded replica serves few. So such a packet waits only the floor, the least an adapted
+   * threshold ever is: never sooner than a warm client with fast DataNodes to compare with would
+   * hedge. Once warm, the client's own measurements decide alone, as they are fresher and
+   * finer than a heartbeat's count. Static hedging keeps its one threshold.
+   */
+  public long thresholdNanos(int samples, long percentileNanos, boolean reportedLoaded) {
+    if (!adaptive) {
       return staticThresholdNanos;
+    }
+    if (samples < minSamples) {
+      return reportedLoaded
+          ? Math.min(staticThresholdNanos, Math.max(1, minThresholdNanos))
+          : staticThresholdNanos;
     }
     return Math.max(Math.max(1, minThresholdNanos), (long) Math.ceil(factor * percentileNanos));
   }

@@ -79,6 +79,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
   private volatile Race<ReplicaReader> pending;
   /** Its DataNode's tracker, written before it. */
   private volatile NodeTracker pendingTracker;
+  /** Whether the NameNode reports its DataNode loaded, written before it too. */
+  private volatile boolean pendingLoaded;
   /** The last packet's race, rearmed for the next packet if no hedge joined it. */
   private Race<ReplicaReader> lastRace;
   private ReplicaReader reader;
@@ -315,7 +317,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     ReplicaReader primary = reader;
     int primaryIndex = current;
     NodeTracker primaryTracker = trackers[primaryIndex];
-    thresholdNanos = ctx.thresholdNanos(primaryTracker);
+    boolean primaryLoaded = plan.loaded[primaryIndex];
+    thresholdNanos = ctx.thresholdNanos(primaryTracker, primaryLoaded);
     boolean starting = !primary.connected(); // its time is the read's time to first byte
     long start = ctx.clock.nanoTime();
     Race<ReplicaReader> race = lastRace;
@@ -325,6 +328,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
       lastRace = race;
     }
     pendingTracker = primaryTracker;
+    pendingLoaded = primaryLoaded;
     pending = race; // the client's watchdog hedges it if it is still pending at its deadline
     ByteBuffer data = null;
     IOException failure = null;
@@ -383,7 +387,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
 
   @Override
   public long thresholdNowNanos() {
-    return ctx.thresholdNanos(pendingTracker);
+    return ctx.thresholdNanos(pendingTracker, pendingLoaded);
   }
 
   /**

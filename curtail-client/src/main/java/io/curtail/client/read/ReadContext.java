@@ -6,6 +6,7 @@ import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.policy.ReplicaOrder;
+import io.curtail.client.policy.ReportedLoad;
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.NanoClock;
@@ -79,6 +80,8 @@ public final class ReadContext implements AutoCloseable {
   final ReplicaOrder startOrder;
   /** Demotes replicas whose packets' tail is slow: their read percentile (p95). */
   final ReplicaOrder tailOrder;
+  /** Demotes replicas the NameNode reports loaded; null when that rule is off. */
+  final ReportedLoad reportedLoad;
   final SocketFactory sockets;
   /** Idle connections to DataNodes, for the next read to each. */
   final ConnectionPool connections;
@@ -142,6 +145,10 @@ public final class ReadContext implements AutoCloseable {
         typicalSamples));
     this.tailOrder = new ReplicaOrder(new Slowness(config.slownessFactor(), hedgeFloor,
         config.readWindowPackets()));
+    this.reportedLoad = config.readNameNodeLoad()
+        ? new ReportedLoad(config.readNameNodeLoadFactor(), config.readNameNodeLoadMargin(),
+            config.readNameNodeLoadStaleMillis())
+        : null;
     this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
     this.othersScratch = new long[MAX_COMPARED_NODES * config.readWindowPackets()];
     this.lastCheckNanos = clock.nanoTime();
@@ -325,14 +332,21 @@ public final class ReadContext implements AutoCloseable {
     }
   }
 
+  /** {@link #thresholdNanos(NodeTracker, boolean)} of a replica not reported loaded. */
+  long thresholdNanos(NodeTracker self) {
+    return thresholdNanos(self, false);
+  }
+
   /**
    * How long a packet from {@code self}'s DataNode may take before it is hedged: the policy's
    * threshold over the latencies of the other DataNodes this client reads from (paper §4.3),
    * remembered per DataNode while the client reads fewer than
    * {@code curtail.read.hedging.threshold.refresh.packets} packets: the load it follows moves
-   * slower than that, and a small read then costs a look-up, not a percentile.
+   * slower than that, and a small read then costs a look-up, not a percentile. A packet from a
+   * replica the NameNode reports loaded ({@code reportedLoaded}) may be hedged sooner while the
+   * client knows too little to adapt ({@link Hedging#thresholdNanos(int, long, boolean)}).
    */
-  long thresholdNanos(NodeTracker self) {
+  long thresholdNanos(NodeTracker self, boolean reportedLoaded) {
     Threshold t = thresholds.get(self.node());
     if (t == null) {
       thresholds.putIfAbsent(self.node(), new Threshold(config.thresholdRefreshPackets()));
@@ -342,12 +356,13 @@ public final class ReadContext implements AutoCloseable {
     if (now - t.atPacket >= config.thresholdRefreshPackets()) {
       synchronized (othersScratch) {
         int n = poolOthers(self);
-        t.nanos = hedging.thresholdNanos(n,
-            LatencyStats.percentile(othersScratch, n, config.slownessPercentile()));
+        long p = LatencyStats.percentile(othersScratch, n, config.slownessPercentile());
+        t.nanos = hedging.thresholdNanos(n, p, false);
+        t.loadedNanos = hedging.thresholdNanos(n, p, true);
       }
       t.atPacket = now;
     }
-    return t.nanos;
+    return reportedLoaded ? t.loadedNanos : t.nanos;
   }
 
   /**
@@ -356,6 +371,8 @@ public final class ReadContext implements AutoCloseable {
    */
   private static final class Threshold {
     volatile long nanos;
+    /** The same for a replica the NameNode reports loaded. */
+    volatile long loadedNanos;
     volatile long atPacket;
 
     /** Due for computing at once. */

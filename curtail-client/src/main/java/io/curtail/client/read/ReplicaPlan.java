@@ -4,33 +4,40 @@ import io.curtail.client.policy.ReplicaOrder;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import java.util.Arrays;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A block's replicas in the order to read them ({@code ReplicaOrder}), each with this JVM's
- * tracker of its DataNode and whether it was demoted (busy, or slow to deliver or to start: no
- * hedge goes to it). Immutable. Made once and reused by the reads of a block while the
+ * tracker of its DataNode and whether it was demoted (busy, slow to deliver or to start, or
+ * reported loaded by the NameNode, {@code ReportedLoad}: no hedge goes to it). Immutable. Made once and reused by the reads of a block while the
  * client reads fewer than {@code curtail.read.hedging.threshold.refresh.packets} packets (the
  * knowledge it is made from moves slower than that), so a small positional read does not
  * recompute it.
  */
 final class ReplicaPlan {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaPlan.class);
   final LocatedBlock block;
   final DatanodeInfo[] replicas;
   final NodeTracker[] trackers;
   final boolean[] demoted;
+  /** Whether the NameNode reports each replica's DataNode loaded beside the block's least loaded. */
+  final boolean[] loaded;
   /** What each replica is known to take (its packets' tail or typical start), 0 if unknown. */
   final long[] knownNanos;
   /** The client's packet count when it was made. */
   final long madeAtPacket;
 
   private ReplicaPlan(LocatedBlock block, DatanodeInfo[] replicas, NodeTracker[] trackers,
-      boolean[] demoted, long[] knownNanos, long madeAtPacket) {
+      boolean[] demoted, boolean[] loaded, long[] knownNanos, long madeAtPacket) {
     this.block = block;
     this.replicas = replicas;
     this.trackers = trackers;
     this.demoted = demoted;
+    this.loaded = loaded;
     this.knownNanos = knownNanos;
     this.madeAtPacket = madeAtPacket;
   }
@@ -62,20 +69,52 @@ final class ReplicaPlan {
     ctx.packetOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
     ctx.startOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
     ctx.tailOrder.demoteSlow(packetTails.samples, packetTails.nanos, demotedByNameNodeOrder);
+    boolean[] loadedByNameNodeOrder = reportedLoad(ctx, located);
+    for (int i = 0; i < n; i++) {
+      demotedByNameNodeOrder[i] |= loadedByNameNodeOrder[i];
+    }
     int[] order = ReplicaOrder.order(demotedByNameNodeOrder);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
     NodeTracker[] trackers = new NodeTracker[n];
     boolean[] demoted = new boolean[n];
+    boolean[] loaded = new boolean[n];
     long[] known = new long[n];
     for (int i = 0; i < n; i++) {
       int k = order[i];
       replicas[i] = byNameNode[k];
       trackers[i] = byNameNodeTrackers[k];
       demoted[i] = demotedByNameNodeOrder[k];
+      loaded[i] = loadedByNameNodeOrder[k];
       // What a hedge there would likely take: its packets' tail and its typical start.
       known[i] = Math.max(packetTails.known(k, ctx.tailOrder), starts.known(k, ctx.startOrder));
     }
-    return new ReplicaPlan(located, replicas, trackers, demoted, known, ctx.packets());
+    return new ReplicaPlan(located, replicas, trackers, demoted, loaded, known, ctx.packets());
+  }
+
+  /**
+   * Which replicas the NameNode reports loaded, from the transfer counts and heartbeat times
+   * its block locations carry (all false when the rule is off).
+   */
+  private static boolean[] reportedLoad(ReadContext ctx, LocatedBlock located) {
+    DatanodeInfo[] byNameNode = located.getLocations();
+    int n = byNameNode.length;
+    boolean[] loaded = new boolean[n];
+    if (ctx.reportedLoad == null || n < 2) {
+      return loaded;
+    }
+    int[] transfers = new int[n];
+    long[] reportedAt = new long[n];
+    for (int i = 0; i < n; i++) {
+      transfers[i] = byNameNode[i].getXceiverCount();
+      reportedAt[i] = byNameNode[i].getLastUpdate();
+    }
+    if (ctx.reportedLoad.markLoaded(transfers, reportedAt, System.currentTimeMillis(), loaded) > 0
+        && LOG.isDebugEnabled()) {
+      LOG.debug("Replicas reported loaded block={} datanodes={} transfers={} loaded={}",
+          located.getBlock(), Arrays.toString(byNameNode), Arrays.toString(transfers),
+          Arrays.toString(loaded));
+    }
+    return loaded;
   }
 
   /** One measure of each replica: its recent samples and their percentile. */

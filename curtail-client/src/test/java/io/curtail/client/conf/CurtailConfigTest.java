@@ -85,6 +85,10 @@ class CurtailConfigTest {
       "curtail.read.hedging.budget.ratio | NaN | must be a number in (0, 1]",
       "curtail.read.hedging.budget.burst | 0 | must be a whole number in [1, 1048576]",
       "curtail.write.failfast.reconstruction.min.timeout.ms | -5 | must be a whole number in [1, 3600000]",
+      "curtail.read.namenode.load | on | must be true or false",
+      "curtail.read.namenode.load.factor | 1 | must be a finite number > 1",
+      "curtail.read.namenode.load.margin | 0 | must be a whole number in [1, 1048576]",
+      "curtail.read.namenode.load.stale.ms | 0 | must be a whole number in [1, 86400000]",
   })
   void badValuesNameKeyRuleAndValue(String key, String value, String rule) {
     Configuration conf = new Configuration(false);

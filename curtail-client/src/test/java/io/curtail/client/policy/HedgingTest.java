@@ -40,6 +40,22 @@ class HedgingTest {
   }
 
   @Test
+  void aColdClientHedgesAReplicaReportedLoadedAtTheFloor() {
+    Hedging floored = new Hedging(500 * MS, 25 * MS, true, 3.0, 20, 3, 16);
+    // Cold (19 samples of other DataNodes, fewer than 20): the bootstrap, 500 ms, unless the
+    // NameNode reports the replica loaded: then the floor, 25 ms.
+    assertEquals(500 * MS, floored.thresholdNanos(19, MS, false));
+    assertEquals(25 * MS, floored.thresholdNanos(19, MS, true));
+    // Warm, the client's own measurements decide alone: 3 x 20 ms = 60 ms, loaded or not.
+    assertEquals(60 * MS, floored.thresholdNanos(20, 20 * MS, true));
+    assertEquals(60 * MS, floored.thresholdNanos(20, 20 * MS, false));
+    // Static hedging keeps its one threshold; a floor above the bootstrap leaves the bootstrap.
+    assertEquals(500 * MS, fixed.thresholdNanos(0, 0, true));
+    Hedging high = new Hedging(10 * MS, 25 * MS, true, 3.0, 20, 3, 16);
+    assertEquals(10 * MS, high.thresholdNanos(0, 0, true));
+  }
+
+  @Test
   void lostHedgesBackOffExponentiallyInPacketsThenGiveUp() {
     HedgeBackoff b = HedgeBackoff.NONE;
     assertTrue(b.allows(0));
