@@ -11,8 +11,7 @@ import java.time.Duration;
  * <p>What it does not model: a real starved process slows in proportion to the work (checksums
  * of a large packet take longer than a small one's), its threads compete for the same share (here
  * each waits on its own), and everything else it does slows too: heartbeats, block reports,
- * garbage collection. On Hadoop 3.3, whose receiver has no hook after a packet's write, only acks
- * and reads are delayed. Pure: the random draw comes in as a number. Immutable.
+ * garbage collection. Pure: the random draw comes in as a number. Immutable.
  */
 public final class CpuStarvation {
   private final long meanNanos;
