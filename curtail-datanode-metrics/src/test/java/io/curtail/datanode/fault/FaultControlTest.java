@@ -68,7 +68,7 @@ class FaultControlTest {
         "1000");
     assertMessage("JITTER (the spread of each delay around the mean) must be in [0, 1], was '2'",
         "starveCpu", "1000", "2");
-    assertEquals("none", faults.getDiskFault(), "nothing injected by bad input");
+    assertEquals("none", faults.getFaults(), "nothing injected by bad input");
   }
 
   private void assertMessage(String expected, String... args) {
