@@ -37,6 +37,17 @@ public interface BlockObserver {
       String evidence) {
   }
 
+  /**
+   * What the writer knew of each DataNode of {@code pipeline} (in order) at {@code nowNanos}, with
+   * {@code acked} bytes of the block acknowledged: each one's recent write percentile and its
+   * count of samples. Told just before a slow replacement ({@link #replaced}), as the structured
+   * part of its evidence, and once more before {@link #done}: the samples an offline rule (HDFS's
+   * outlier rule, in the benchmark's blame tables) is judged on beside the client's decisions.
+   */
+  default void samples(List<String> pipeline, long[] percentileNanos, int[] counts, long acked,
+      long nowNanos) {
+  }
+
   /** A rebuild of the partial block on a replacement took {@code nanos}, after some aborts. */
   default void rebuilt(long nanos, int aborts) {
   }
@@ -87,6 +98,13 @@ public interface BlockObserver {
           String evidence) {
         a.replaced(position, replaced, by, reason, evidence);
         b.replaced(position, replaced, by, reason, evidence);
+      }
+
+      @Override
+      public void samples(List<String> pipeline, long[] percentileNanos, int[] counts,
+          long acked, long nowNanos) {
+        a.samples(pipeline, percentileNanos, counts, acked, nowNanos);
+        b.samples(pipeline, percentileNanos, counts, acked, nowNanos);
       }
 
       @Override
