@@ -2,6 +2,7 @@ package io.curtail.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.curtail.bench.blame.Blame;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -43,7 +44,40 @@ final class Report {
       for (String note : notes(r, sr)) {
         out.println("   " + note);
       }
+      for (String line : blame(sr)) {
+        out.println("   " + line);
+      }
     }
+  }
+
+  /**
+   * The scenario's blame table: each Curtail mode's decisions labelled against the injected
+   * faults, HDFS's rule beside them; empty if no mode's were labelled.
+   */
+  static List<String> blame(RunResult.ScenarioResult sr) {
+    List<String> rows = new ArrayList<>();
+    for (Summary m : sr.summaries) {
+      Blame merged = null;
+      for (Batch b : sr.batchesByMode.getOrDefault(m.mode, new ArrayList<>())) {
+        if (b.blame != null) {
+          if (merged == null) {
+            merged = new Blame(List.of());
+          }
+          merged.add(b.blame);
+        }
+      }
+      if (merged != null) {
+        rows.add(merged.row(m.mode));
+      }
+    }
+    if (rows.isEmpty()) {
+      return rows;
+    }
+    List<String> out = new ArrayList<>(Blame.header("blame"));
+    out.addAll(rows);
+    out.add("");
+    out.add(Blame.legend());
+    return out;
   }
 
   /**
@@ -246,6 +280,10 @@ final class Report {
         w.println();
         for (String note : notes(r, sr)) {
           w.println("- " + note);
+        }
+        w.println();
+        for (String line : blame(sr)) {
+          w.println(line);
         }
         w.println();
         w.println("![" + s.name() + " CDF](plots/" + s.name() + "-cdf.png)");

@@ -148,6 +148,7 @@ final class Runner {
       opNanos.add(Collections.synchronizedList(new ArrayList<>()));
     }
     Mode mode = vs.get(0).mode;
+    List<java.nio.file.Path> blameDirs = new ArrayList<>();
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
     // A file system that fails to close is logged: what it wrote is verified below regardless.
     Closeable closeFileSystems =
@@ -158,7 +159,9 @@ final class Runner {
         BackgroundLoad load = BackgroundLoad.start(cluster.uri(), stockConf(cluster),
             w.backgroundStreams(), new Path(outs.get(0), "background"))) {
       for (Variant v : vs) {
-        FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf(cluster, s, v, round));
+        Configuration conf = batchConf(cluster, s, v, round);
+        blameDirs.add(BlameRecords.direct(conf, round != Benchmark.WARM_UP_ROUND));
+        FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
         fss.add(fs);
         if (!w.verifiesChecksums()) {
           fs.setVerifyChecksum(false); // as HBase reads its HFiles, under every mode
@@ -226,6 +229,7 @@ final class Runner {
           hedgesTried[i], hedgesWon[i], replacements[i], blocks[i], n == 1 ? background : 0,
           new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1, n == 1 ? shortCircuit : -1,
           n == 1 ? served : -1, hedgedBytes[i]));
+      out.get(i).blame = BlameRecords.label(blameDirs.get(i), cluster.incidents());
     }
     return out;
   }
