@@ -48,6 +48,8 @@ final class Report {
         out.println("   " + line);
       }
     }
+    out.println();
+    out.println("blame: " + Blame.legend());
   }
 
   /**
@@ -75,8 +77,6 @@ final class Report {
     }
     List<String> out = new ArrayList<>(Blame.header("blame"));
     out.addAll(rows);
-    out.add("");
-    out.add(Blame.legend());
     return out;
   }
 
@@ -282,8 +282,13 @@ final class Report {
           w.println("- " + note);
         }
         w.println();
-        for (String line : blame(sr)) {
+        List<String> blame = blame(sr);
+        for (String line : blame) {
           w.println(line);
+        }
+        if (!blame.isEmpty()) {
+          w.println();
+          w.println(Blame.legend());
         }
         w.println();
         w.println("![" + s.name() + " CDF](plots/" + s.name() + "-cdf.png)");

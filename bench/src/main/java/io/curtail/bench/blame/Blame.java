@@ -14,9 +14,10 @@ import java.util.Map;
  * fault is caught if one did, and a miss if it went on through it for more than
  * {@value #FEW_PACKETS} packets. HDFS's outlier rule ({@link OutlierRule}) is judged on the same
  * samples, those the writer recorded with each replacement and at each block's end: each DataNode
- * it flags in a block is one of its decisions. For reads, a hedge away from a replica is a
- * decision that it was slow, and a block read first from the faulty DataNode is caught if a hedge
- * left it. A read's demotion of a replica is not in the records, so not counted.
+ * it flags in a block is one of its decisions. For reads, a demotion of a replica (put last) and a
+ * hedge away from one are each a decision that it was slow; a block read with the faulty DataNode
+ * among its replicas is caught if one of them named it, and a miss if it was read first from it
+ * for more than a few packets.
  *
  * <p>Records of stock's streams make no decisions and are not counted. A failure's replacement
  * (a DataNode that stopped, say) is stock's recovery, not a judgement of slowness: not counted.
@@ -30,7 +31,7 @@ public final class Blame {
   private final List<Incident> incidents;
   private final Tally replacements = new Tally();
   private final Map<OutlierRule, Tally> baselines = new LinkedHashMap<>();
-  private final Tally hedges = new Tally();
+  private final Tally reads = new Tally();
   private long bytesWritten;
   private long bytesRead;
 
@@ -136,14 +137,16 @@ public final class Blame {
   private void addRead(JsonNode r, long start, List<Incident> on) {
     long bytes = r.get("bytes").asLong();
     bytesRead += bytes;
-    List<String> left = strings(r.path("hedges").path("from"));
-    for (String from : left) {
-      hedges.decided(culprit(on, from, start) != null, -1, -1);
+    List<String> judged = strings(r.path("demoted"));
+    judged.addAll(strings(r.path("hedges").path("from")));
+    for (String slow : judged) {
+      reads.decided(culprit(on, slow, start) != null, -1, -1);
     }
     List<String> order = strings(r.get("datanodes"));
     for (Incident i : on) {
-      if (!i.isLink() && !order.isEmpty() && i.blames(order.get(0))) {
-        hedges.exposed(anyBlamed(i, left), bytes > FEW_PACKETS * PACKET_BYTES);
+      if (!i.isLink() && through(i, List.of(order))) {
+        boolean readFirst = !order.isEmpty() && i.blames(order.get(0));
+        reads.exposed(anyBlamed(i, judged), readFirst && bytes > FEW_PACKETS * PACKET_BYTES);
       }
     }
   }
@@ -193,7 +196,7 @@ public final class Blame {
   public void add(Blame other) {
     replacements.add(other.replacements);
     baselines.forEach((rule, t) -> t.add(other.baselines.get(rule)));
-    hedges.add(other.hedges);
+    reads.add(other.reads);
     bytesWritten += other.bytesWritten;
     bytesRead += other.bytesRead;
   }
@@ -207,8 +210,9 @@ public final class Blame {
     return baselines.get(rule);
   }
 
-  public Tally hedges() {
-    return hedges;
+  /** Reads' decisions: demotions of a replica and hedges away from one. */
+  public Tally reads() {
+    return reads;
   }
 
   /** Wrong replacements per GiB written: in a healthy run, every replacement. */
@@ -220,8 +224,8 @@ public final class Blame {
   /** The table's header lines, its first column titled {@code what}. */
   public static List<String> header(String what) {
     return List.of("| " + what + " | repl | precision | recall | caught/missed | ms to repl p50"
-        + " | KiB to repl p50 | wrong/GiB | HDFS rule, pipeline: P | R | HDFS defaults: P | R"
-        + " | hedges away | P | R |",
+        + " | KiB to repl p50 | wrong/GiB | HDFS rule, pipeline: P of n | R | HDFS defaults:"
+        + " P of n | R | reads: demoted or hedged away | P | R |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   }
 
@@ -235,9 +239,14 @@ public final class Blame {
         replacements.decisions(), ratio(replacements.precision()),
         ratio(replacements.recall()), replacements.caught(), replacements.missed(),
         number(replacements.medianMillis(), "%.0f"), kib < 0 ? "-" : Long.toString(kib / 1024),
-        number(wrongPerGib(), "%.2f"), ratio(pipe.precision()), ratio(pipe.recall()),
-        ratio(hdfs.precision()), ratio(hdfs.recall()), hedges.decisions(),
-        ratio(hedges.precision()), ratio(hedges.recall()));
+        number(wrongPerGib(), "%.2f"), ofN(pipe), ratio(pipe.recall()), ofN(hdfs),
+        ratio(hdfs.recall()), reads.decisions(), ratio(reads.precision()),
+        ratio(reads.recall()));
+  }
+
+  /** A precision with the count of decisions it is of. */
+  private static String ofN(Tally t) {
+    return ratio(t.precision()) + " of " + t.decisions();
   }
 
   /** What the table's columns mean, for under it. */
@@ -248,7 +257,9 @@ public final class Blame {
         + " ms/KiB to repl: from the fault meeting the pipeline to a right replacement;"
         + " HDFS rule: " + OutlierRule.ON_PIPELINE + ", and with HDFS's defaults ("
         + OutlierRule.HDFS_PEERS.minPeers() + " peers, 5 ms), on the samples the client recorded"
-        + " (each replacement's and each block's end); '-': nothing to divide by";
+        + " (each replacement's and each block's end); reads: a demotion of a replica or a hedge"
+        + " away from one is a decision, a block read first from the faulty DataNode for more"
+        + " than " + FEW_PACKETS + " packets without one a miss; '-': nothing to divide by";
   }
 
   private static String ratio(double x) {

@@ -33,10 +33,12 @@ class BlameTest {
         + (window == null ? "" : ",\"window\":{" + window + "}") + "}";
   }
 
-  private static String read(long startMs, String datanodes, String hedgedFrom) {
+  private static String read(long startMs, String datanodes, String hedgedFrom,
+      String demoted) {
     return "{\"level\":\"block\",\"dir\":\"read\",\"stream\":\"curtail\",\"bytes\":" + MIB
         + ",\"start_ms\":" + startMs + ",\"duration_ms\":20.0,\"datanodes\":" + datanodes
-        + ",\"hedges\":{\"tried\":1,\"won\":0,\"targets\":[],\"from\":" + hedgedFrom + "}}";
+        + ",\"hedges\":{\"tried\":1,\"won\":0,\"targets\":[],\"from\":" + hedgedFrom + "}"
+        + (demoted == null ? "" : ",\"demoted\":" + demoted) + "}";
   }
 
   private static String q(String... addresses) {
@@ -78,11 +80,14 @@ class BlameTest {
         write(6000, 4 * MIB, q(B, C, D), "{\"position\":0,\"replaced\":\"" + B + "\",\"by\":\"\","
             + "\"reason\":\"failed\",\"evidence\":\"connection reset\"}", null),
         write(7000, 4 * MIB, q(B, A, C), "", null).replace("\"curtail\"", "\"stock\""),
-        // 7-9. reads: hedged away from A (right, caught); read from A unhedged (a miss);
-        // hedged away from B (wrong)
-        read(2000, q(A, B, C), q(A)),
-        read(2100, q(A, B, C), "[]"),
-        read(2200, q(B, A, C), q(B)));
+        // 7-11. reads: hedged away from A (right, caught); read from A unhedged (a miss);
+        // hedged away from B (wrong; A, not read first, neither caught nor missed); A demoted
+        // (right, caught); B demoted (wrong)
+        read(2000, q(A, B, C), q(A), null),
+        read(2100, q(A, B, C), "[]", null),
+        read(2200, q(B, A, C), q(B), null),
+        read(2300, q(B, C, A), "[]", q(A)),
+        read(2400, q(C, A, B), "[]", q(B)));
 
     Tally curtail = b.replacements();
     assertEquals(3, curtail.decisions()); // 1, 3 and 5
@@ -107,11 +112,12 @@ class BlameTest {
     assertTrue(Double.isNaN(defaults.precision()));
     assertEquals(0.0, defaults.recall(), 1e-9);
 
-    Tally hedges = b.hedges();
-    assertEquals(2, hedges.decisions());
-    assertEquals(0.5, hedges.precision(), 1e-9);
-    assertEquals(1, hedges.caught());
-    assertEquals(1, hedges.missed());
+    Tally reads = b.reads();
+    assertEquals(4, reads.decisions()); // 7, 9, 10 and 11
+    assertEquals(0.5, reads.precision(), 1e-9);
+    assertEquals(2, reads.caught()); // 7 and 10
+    assertEquals(1, reads.missed()); // 8
+    assertEquals(2 / 3.0, reads.recall(), 1e-9);
   }
 
   @Test

@@ -27,11 +27,13 @@ public final class BlockRecord implements BlockObserver {
   private final long startMillis;
   private final long startNanos;
   private List<String> dataNodes = Collections.emptyList();
-  /** Made when first needed, as most blocks have none: the next four. */
+  /** Made when first needed, as most blocks have none: the next five. */
   private List<String> hedgeTargets;
   /** The replica each hedge went away from: the read's judgement that it was slow. */
   private List<String> hedgeSources;
   private List<String> busy;
+  /** Replicas the reader put last, judging them slow or busy. */
+  private List<String> demoted;
   private List<String> replacements;
   private long bytes;
   private long durationNanos = -1;
@@ -119,6 +121,13 @@ public final class BlockRecord implements BlockObserver {
   @Override
   public synchronized void hedgeWon(String to) {
     hedgesWon++;
+  }
+
+  @Override
+  public synchronized void demoted(String dataNode) {
+    if (demoted == null || !demoted.contains(dataNode)) {
+      demoted = listed(demoted, dataNode);
+    }
   }
 
   @Override
@@ -231,6 +240,9 @@ public final class BlockRecord implements BlockObserver {
     thousandths(b.append(",\"rebuild_ms\":"), rebuildNanos / 1e6);
     b.append(",\"rebuild_aborts\":").append(rebuildAborts);
     array(b.append(",\"busy\":"), busy);
+    if (demoted != null) {
+      array(b.append(",\"demoted\":"), demoted);
+    }
     if (samples != null) {
       b.append(",\"window\":{").append(samples).append('}');
     }

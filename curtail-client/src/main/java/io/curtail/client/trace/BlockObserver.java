@@ -17,6 +17,13 @@ public interface BlockObserver {
   default void dataNodes(List<String> addresses) {
   }
 
+  /**
+   * The reader put {@code dataNode}'s replica last, judging it slow or busy: a decision, which
+   * the benchmark labels right or wrong.
+   */
+  default void demoted(String dataNode) {
+  }
+
   /** A DataNode said it was busy while the block was read or written. */
   default void busy(String dataNode) {
   }
@@ -73,6 +80,12 @@ public interface BlockObserver {
       public void dataNodes(List<String> addresses) {
         a.dataNodes(addresses);
         b.dataNodes(addresses);
+      }
+
+      @Override
+      public void demoted(String dataNode) {
+        a.demoted(dataNode);
+        b.demoted(dataNode);
       }
 
       @Override

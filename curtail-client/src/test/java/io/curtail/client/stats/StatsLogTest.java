@@ -36,6 +36,7 @@ class StatsLogTest {
       r.done(4 << 20, 2_000_000_000L);
       log.record(r);
       BlockRecord read = BlockRecord.read("/b", 7, 0);
+      read.demoted("10.0.0.2:9866");
       read.hedgeTried("10.0.0.1:9866", "10.0.0.3:9866", 0, 50_000_000L);
       read.hedgeWon("10.0.0.3:9866");
       read.done(1 << 20, 500_000_000L);
@@ -67,6 +68,8 @@ class StatsLogTest {
     assertEquals(1, r.get("hedges").get("won").asInt());
     assertEquals("10.0.0.3:9866", r.get("hedges").get("targets").get(0).asText());
     assertEquals("10.0.0.1:9866", r.get("hedges").get("from").get(0).asText());
+    assertEquals("[\"10.0.0.2:9866\"]", r.get("demoted").toString());
+    assertTrue(w.get("demoted") == null, "a block without demotions lists none");
   }
 
   @Test
