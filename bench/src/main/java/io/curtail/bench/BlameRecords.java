@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.curtail.bench.blame.Blame;
 import io.curtail.bench.blame.Incident;
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.InjectedFaults;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -16,7 +19,9 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The per-block statistics of one Curtail batch, written to a directory of their own and
  * labelled, once its file systems are closed, against the faults injected meanwhile
- * ({@link Blame}). The statistics are written off the data path, so a batch measured with them
+ * ({@link Blame}). The directory keeps them, with the incidents as a labels file
+ * ({@code incidents.txt}), so that {@code stats DIR --labels DIR/incidents.txt} gives the same
+ * row and the records can be looked into. The statistics are written off the data path, so a batch measured with them
  * costs what one without does (what {@code curtail-stats} against {@code curtail} shows).
  */
 final class BlameRecords {
@@ -24,20 +29,32 @@ final class BlameRecords {
   }
 
   /**
-   * Sends the statistics of a batch configured by {@code conf} to a new directory, returned, if
-   * it is Curtail's, {@code measured}, and writes none elsewhere; else null.
+   * Sends the statistics of a batch configured by {@code conf} to {@code dir} (made), returned,
+   * if it is Curtail's, {@code measured}, and writes none elsewhere; else null.
    */
-  static Path direct(Configuration conf, boolean measured) throws IOException {
+  static Path direct(Configuration conf, boolean measured, Path dir) throws IOException {
     if (!measured || conf.get("curtail.stats.dir") != null
         || !CurtailDistributedFileSystem.class.getName().equals(conf.get("fs.hdfs.impl"))) {
       return null;
     }
-    Path dir = Files.createTempDirectory("curtail-blame-");
+    Files.createDirectories(dir);
     conf.set("curtail.stats.dir", dir.toString());
     return dir;
   }
 
-  /** The records in {@code dir} labelled against {@code incidents}; then deletes it. */
+  /** Every fault injected on {@code cluster} so far, as incidents to label decisions against. */
+  static List<Incident> incidents(FaultyCluster cluster) {
+    List<Incident> out = new ArrayList<>();
+    for (InjectedFaults.Entry e : cluster.injected()) {
+      out.add(new Incident(e.dataNodes(), e.fromMillis(), e.toMillis()));
+    }
+    return out;
+  }
+
+  /**
+   * The records in {@code dir} labelled against {@code incidents}, which are written beside them
+   * ({@code incidents.txt}); null for no directory.
+   */
   static Blame label(Path dir, List<Incident> incidents) throws IOException {
     if (dir == null) {
       return null;
@@ -45,7 +62,8 @@ final class BlameRecords {
     Blame blame = new Blame(incidents);
     ObjectMapper json = new ObjectMapper();
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".jsonl"))
+          .sorted()::iterator) {
         try (BufferedReader in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
           for (String line = in.readLine(); line != null; line = in.readLine()) {
             if (!line.isEmpty()) {
@@ -53,10 +71,12 @@ final class BlameRecords {
             }
           }
         }
-        Files.delete(f);
       }
     }
-    Files.delete(dir);
+    List<String> labels = new ArrayList<>();
+    labels.add("# the faults injected on the cluster until this batch ended");
+    incidents.forEach(i -> labels.add(i.toLabel()));
+    Files.write(dir.resolve("incidents.txt"), labels, StandardCharsets.UTF_8);
     return blame;
   }
 }

@@ -160,7 +160,9 @@ final class Runner {
             w.backgroundStreams(), new Path(outs.get(0), "background"))) {
       for (Variant v : vs) {
         Configuration conf = batchConf(cluster, s, v, round);
-        blameDirs.add(BlameRecords.direct(conf, round != Benchmark.WARM_UP_ROUND));
+        blameDirs.add(BlameRecords.direct(conf, round != Benchmark.WARM_UP_ROUND,
+            new java.io.File(new java.io.File(v.options.statsDir).getParentFile(), "blame/"
+                + s.name() + "/" + v.label + "-r" + round).toPath()));
         FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
         fss.add(fs);
         if (!w.verifiesChecksums()) {

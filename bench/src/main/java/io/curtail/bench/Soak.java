@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.Blame;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.datanode.fault.DiskFault;
@@ -256,8 +257,10 @@ public final class Soak implements Callable<Integer> {
       began = System.nanoTime();
       Map<Kind, Integer> spells;
       List<Thread> clients = new ArrayList<>();
+      java.nio.file.Path statsDir = client == Client.stock ? null
+          : java.nio.file.Files.createTempDirectory("curtail-soak-stats-");
       try (FileSystem fs = client == Client.stock ? cluster.stockFileSystem()
-              : cluster.curtailFileSystem(Map.of());
+              : cluster.curtailFileSystem(Map.of("curtail.stats.dir", statsDir.toString()));
           DistributedFileSystem stock = cluster.stockFileSystem()) {
         for (int i = 0; i < writers; i++) {
           clients.add(client("writer-" + i, i, r -> write(fs, stock, r)));
@@ -283,12 +286,27 @@ public final class Soak implements Callable<Integer> {
               c.pipelineRecoveries());
         }
       }
+      printBlame(BlameRecords.label(statsDir, BlameRecords.incidents(cluster)), statsDir);
       long threadsAfter = settledThreads(threadsBefore);
       stdout.printf("JVM threads: %d before the clients, %d after (the cluster's included)%n",
           jvmThreadsBefore, Thread.activeCount());
       return account(cluster, spells, (System.nanoTime() - began) / 60e9, threadsBefore,
           threadsAfter);
     }
+  }
+
+  /**
+   * How right the client's decisions were against the spells (any fault on a DataNode counts
+   * against it both ways: a slow-reads spell makes a write's replacement of it right too).
+   */
+  private void printBlame(Blame blame, java.nio.file.Path statsDir) {
+    if (blame == null) {
+      return;
+    }
+    Blame.header("soak").forEach(stdout::println);
+    stdout.println(blame.row(client.name()));
+    stdout.println(Blame.legend());
+    stdout.println("Statistics and incidents (labels): " + statsDir);
   }
 
   private static void check(boolean ok, String message) {

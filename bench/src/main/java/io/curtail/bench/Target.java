@@ -3,7 +3,6 @@ package io.curtail.bench;
 import io.curtail.bench.blame.Incident;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
-import io.curtail.testcluster.InjectedFaults;
 import io.curtail.testcluster.LocalKeyStore;
 import java.io.File;
 import java.io.IOException;
@@ -11,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -162,11 +160,7 @@ abstract class Target implements AutoCloseable {
 
     @Override
     public List<Incident> incidents() {
-      List<Incident> out = new ArrayList<>();
-      for (InjectedFaults.Entry e : cluster.injected()) {
-        out.add(new Incident(e.dataNodes(), e.fromMillis(), e.toMillis()));
-      }
-      return out;
+      return BlameRecords.incidents(cluster);
     }
 
     @Override

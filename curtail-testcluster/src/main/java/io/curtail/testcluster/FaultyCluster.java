@@ -263,7 +263,11 @@ public final class FaultyCluster implements AutoCloseable {
     return injected.all();
   }
 
-  /** {@code undo} as a fault noted in {@link #injected} against DataNodes {@code is}. */
+  /**
+   * {@code undo} as a fault noted in {@link #injected} against DataNodes {@code is} (one, or a
+   * link's two ends): every fault method returns its undo through here, so that a benchmark
+   * labels any scenario's decisions from what it injects.
+   */
   private Fault noted(Fault undo, int... is) {
     String[] addresses = new String[is.length];
     for (int k = 0; k < is.length; k++) {

@@ -152,6 +152,12 @@ public final class Incident {
     }
   }
 
+  /** This incident as a line of a labels file ({@link #read}). */
+  public String toLabel() {
+    return (isLink() ? "link " : "datanode ") + String.join(" ", ends) + " " + fromMillis + " "
+        + (toMillis == Long.MAX_VALUE ? "-" : Long.toString(toMillis));
+  }
+
   @Override
   public String toString() {
     return (isLink() ? "link " : "datanode ") + String.join(" ", ends) + " from " + fromMillis
