@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.Incident;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
@@ -231,7 +232,12 @@ final class Runner {
           hedgesTried[i], hedgesWon[i], replacements[i], blocks[i], n == 1 ? background : 0,
           new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1, n == 1 ? shortCircuit : -1,
           n == 1 ? served : -1, hedgedBytes[i]));
-      out.get(i).blame = BlameRecords.label(blameDirs.get(i), cluster.incidents());
+      // A fault the benchmark did not inject itself (a running cluster's) has no known culprit:
+      // its records stay for an operator's labels (stats --labels), unlabelled here.
+      List<Incident> incidents = cluster.incidents();
+      if (!s.hasFault() || !incidents.isEmpty()) {
+        out.get(i).blame = BlameRecords.label(blameDirs.get(i), incidents);
+      }
     }
     return out;
   }
