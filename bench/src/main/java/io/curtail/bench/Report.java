@@ -24,6 +24,7 @@ final class Report {
   private Report() {}
 
   static void printTables(RunResult r, PrintStream out) {
+    boolean blamed = false;
     for (RunResult.ScenarioResult sr : r.scenarios) {
       Scenario s = sr.scenario;
       out.println();
@@ -46,10 +47,13 @@ final class Report {
       }
       for (String line : blame(sr)) {
         out.println("   " + line);
+        blamed = true;
       }
     }
-    out.println();
-    out.println("blame: " + Blame.legend());
+    if (blamed) {
+      out.println();
+      out.println("blame: " + Blame.legend());
+    }
   }
 
   /**

@@ -88,18 +88,18 @@ public final class Blame {
     if (r.has("window")) {
       samples.add(r.get("window"));
     }
-    boolean long_ = bytes > FEW_PACKETS * PACKET_BYTES;
+    boolean longEnough = bytes > FEW_PACKETS * PACKET_BYTES;
     for (Map.Entry<OutlierRule, Tally> b : baselines.entrySet()) {
       List<String> flagged = judge(b.getKey(), b.getValue(), samples, on, start);
       for (Incident i : on) {
         if (through(i, pipelines)) {
-          b.getValue().exposed(anyBlamed(i, flagged), long_);
+          b.getValue().exposed(anyBlamed(i, flagged), longEnough);
         }
       }
     }
     for (Incident i : on) {
       if (through(i, pipelines)) {
-        replacements.exposed(anyBlamed(i, takenOut), long_);
+        replacements.exposed(anyBlamed(i, takenOut), longEnough);
       }
     }
   }

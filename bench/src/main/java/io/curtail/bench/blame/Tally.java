@@ -37,13 +37,13 @@ public final class Tally {
 
   /**
    * A block through the fault: {@code caught} if a decision took the faulty DataNode out; else a
-   * miss if it went on through it for {@code long} (more than a few packets), else too short to
+   * miss if it went on through it {@code longEnough} (more than a few packets), else too short to
    * count.
    */
-  void exposed(boolean caught, boolean long_) {
+  void exposed(boolean caught, boolean longEnough) {
     if (caught) {
       this.caught++;
-    } else if (long_) {
+    } else if (longEnough) {
       missed++;
     }
   }
