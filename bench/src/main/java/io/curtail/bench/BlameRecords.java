@@ -42,6 +42,16 @@ final class BlameRecords {
     return dir;
   }
 
+  /** Deletes {@code dir}, the statistics and incidents {@link #label} left in it. */
+  static void delete(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(dir);
+  }
+
   /** Every fault injected on {@code cluster} so far, as incidents to label decisions against. */
   static List<Incident> incidents(FaultyCluster cluster) {
     List<Incident> out = new ArrayList<>();

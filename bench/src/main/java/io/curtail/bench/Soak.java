@@ -93,6 +93,11 @@ public final class Soak implements Callable<Integer> {
       + " writers read the oldest back with the stock client and delete it, so disks never fill.")
   int keep;
 
+  @Option(names = "--stats-dir", description = "Where Curtail's client writes its per-block"
+      + " statistics, kept with the spells as a labels file (incidents.txt); by default a"
+      + " temporary directory, deleted once the blame row is printed.")
+  java.io.File statsDir;
+
   private final PrintStream stdout;
 
   Soak(PrintStream stdout) {
@@ -257,10 +262,10 @@ public final class Soak implements Callable<Integer> {
       began = System.nanoTime();
       Map<Kind, Integer> spells;
       List<Thread> clients = new ArrayList<>();
-      java.nio.file.Path statsDir = client == Client.stock ? null
-          : java.nio.file.Files.createTempDirectory("curtail-soak-stats-");
+      java.nio.file.Path stats = client == Client.stock ? null : statsDir != null
+          ? statsDir.toPath() : java.nio.file.Files.createTempDirectory("curtail-soak-stats-");
       try (FileSystem fs = client == Client.stock ? cluster.stockFileSystem()
-              : cluster.curtailFileSystem(Map.of("curtail.stats.dir", statsDir.toString()));
+              : cluster.curtailFileSystem(Map.of("curtail.stats.dir", stats.toString()));
           DistributedFileSystem stock = cluster.stockFileSystem()) {
         for (int i = 0; i < writers; i++) {
           clients.add(client("writer-" + i, i, r -> write(fs, stock, r)));
@@ -286,7 +291,10 @@ public final class Soak implements Callable<Integer> {
               c.pipelineRecoveries());
         }
       }
-      printBlame(BlameRecords.label(statsDir, BlameRecords.incidents(cluster)), statsDir);
+      printBlame(BlameRecords.label(stats, BlameRecords.incidents(cluster)));
+      if (stats != null && statsDir == null) {
+        BlameRecords.delete(stats);
+      }
       long threadsAfter = settledThreads(threadsBefore);
       stdout.printf("JVM threads: %d before the clients, %d after (the cluster's included)%n",
           jvmThreadsBefore, Thread.activeCount());
@@ -299,14 +307,13 @@ public final class Soak implements Callable<Integer> {
    * How right the client's decisions were against the spells (any fault on a DataNode counts
    * against it both ways: a slow-reads spell makes a write's replacement of it right too).
    */
-  private void printBlame(Blame blame, java.nio.file.Path statsDir) {
+  private void printBlame(Blame blame) {
     if (blame == null) {
       return;
     }
     Blame.header("soak").forEach(stdout::println);
     stdout.println(blame.row(client.name()));
     stdout.println(Blame.legend());
-    stdout.println("Statistics and incidents (labels): " + statsDir);
   }
 
   private static void check(boolean ok, String message) {
