@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.Blame;
 import java.util.List;
 
 /** What one mode did in one round of one scenario. */
@@ -36,6 +37,11 @@ final class Batch {
    * cost the DataNodes); 0 where nothing hedged, -1 where unknown (stock's hedges).
    */
   final long hedgedBytes;
+  /**
+   * Its Curtail client's decisions labelled against the faults injected meanwhile; null for a
+   * stock mode, or one that wrote its statistics elsewhere ({@code curtail-stats}).
+   */
+  Blame blame;
 
   Batch(List<FileSample> samples, long wallNanos, long cpuNanos, long bytesWritten,
       long bytesVerified, long hedgesTried, long hedgesWon, long replacements, long blocksWritten,

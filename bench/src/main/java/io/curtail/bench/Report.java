@@ -2,6 +2,7 @@ package io.curtail.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.curtail.bench.blame.Blame;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,6 +25,7 @@ final class Report {
   private Report() {}
 
   static void printTables(RunResult r, PrintStream out) {
+    boolean blamed = false;
     for (RunResult.ScenarioResult sr : r.scenarios) {
       Scenario s = sr.scenario;
       out.println();
@@ -45,7 +47,43 @@ final class Report {
         out.println("   " + note);
       }
       Comparison.of(r, sr).print(out);
+      for (String line : blame(sr)) {
+        out.println("   " + line);
+        blamed = true;
+      }
     }
+    if (blamed) {
+      out.println();
+      out.println("blame: " + Blame.legend());
+    }
+  }
+
+  /**
+   * The scenario's blame table: each Curtail mode's decisions labelled against the injected
+   * faults, HDFS's rule beside them; empty if no mode's were labelled.
+   */
+  static List<String> blame(RunResult.ScenarioResult sr) {
+    List<String> rows = new ArrayList<>();
+    for (Summary m : sr.summaries) {
+      Blame merged = null;
+      for (Batch b : sr.batchesByMode.getOrDefault(m.mode, new ArrayList<>())) {
+        if (b.blame != null) {
+          if (merged == null) {
+            merged = new Blame(List.of());
+          }
+          merged.add(b.blame);
+        }
+      }
+      if (merged != null) {
+        rows.add(merged.row(m.mode));
+      }
+    }
+    if (rows.isEmpty()) {
+      return rows;
+    }
+    List<String> out = new ArrayList<>(Blame.header("blame"));
+    out.addAll(rows);
+    return out;
   }
 
   /**
@@ -257,6 +295,14 @@ final class Report {
         }
         w.println();
         Comparison.of(r, sr).writeMarkdown(w);
+        List<String> blame = blame(sr);
+        for (String line : blame) {
+          w.println(line);
+        }
+        if (!blame.isEmpty()) {
+          w.println();
+          w.println(Blame.legend());
+        }
         w.println();
         w.println("![" + s.name() + " CDF](plots/" + s.name() + "-cdf.png)");
         w.println("![" + s.name() + " over time](plots/" + s.name() + "-timeline.png)");

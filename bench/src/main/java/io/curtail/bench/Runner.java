@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.Incident;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
@@ -153,6 +154,7 @@ final class Runner {
       opNanos.add(Collections.synchronizedList(new ArrayList<>()));
     }
     Mode mode = vs.get(0).mode;
+    List<java.nio.file.Path> blameDirs = new ArrayList<>();
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
     // A file system that fails to close is logged: what it wrote is verified below regardless.
     Closeable closeFileSystems =
@@ -163,7 +165,11 @@ final class Runner {
         BackgroundLoad load = BackgroundLoad.start(cluster.uri(), stockConf(cluster),
             w.backgroundStreams(), new Path(outs.get(0), "background"))) {
       for (Variant v : vs) {
-        FileSystem fs = FileSystem.newInstance(cluster.uri(), batchConf(cluster, s, v, round));
+        Configuration conf = batchConf(cluster, s, v, round);
+        blameDirs.add(BlameRecords.direct(conf, round != Benchmark.WARM_UP_ROUND,
+            new java.io.File(new java.io.File(v.options.statsDir).getParentFile(), "blame/"
+                + s.name() + "/" + v.label + "-r" + round).toPath()));
+        FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
         fss.add(fs);
         if (!w.verifiesChecksums()) {
           fs.setVerifyChecksum(false); // as HBase reads its HFiles, under every mode
@@ -231,6 +237,12 @@ final class Runner {
           hedgesTried[i], hedgesWon[i], replacements[i], blocks[i], n == 1 ? background : 0,
           new ArrayList<>(opNanos.get(i)), n == 1 ? allocated : -1, n == 1 ? shortCircuit : -1,
           n == 1 ? served : -1, hedgedBytes[i]));
+      // A fault the benchmark did not inject itself (a running cluster's) has no known culprit:
+      // its records stay for an operator's labels (stats --labels), unlabelled here.
+      List<Incident> incidents = cluster.incidents();
+      if (!s.hasFault() || !incidents.isEmpty()) {
+        out.get(i).blame = BlameRecords.label(blameDirs.get(i), incidents);
+      }
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.Blame;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.datanode.fault.DiskFault;
@@ -91,6 +92,11 @@ public final class Soak implements Callable<Integer> {
   @Option(names = "--keep", defaultValue = "200", description = "Finished files kept; beyond,"
       + " writers read the oldest back with the stock client and delete it, so disks never fill.")
   int keep;
+
+  @Option(names = "--stats-dir", description = "Where Curtail's client writes its per-block"
+      + " statistics, kept with the spells as a labels file (incidents.txt); by default a"
+      + " temporary directory, deleted once the blame row is printed.")
+  java.io.File statsDir;
 
   private final PrintStream stdout;
 
@@ -256,8 +262,10 @@ public final class Soak implements Callable<Integer> {
       began = System.nanoTime();
       Map<Kind, Integer> spells;
       List<Thread> clients = new ArrayList<>();
+      java.nio.file.Path stats = client == Client.stock ? null : statsDir != null
+          ? statsDir.toPath() : java.nio.file.Files.createTempDirectory("curtail-soak-stats-");
       try (FileSystem fs = client == Client.stock ? cluster.stockFileSystem()
-              : cluster.curtailFileSystem(Map.of());
+              : cluster.curtailFileSystem(Map.of("curtail.stats.dir", stats.toString()));
           DistributedFileSystem stock = cluster.stockFileSystem()) {
         for (int i = 0; i < writers; i++) {
           clients.add(client("writer-" + i, i, r -> write(fs, stock, r)));
@@ -283,12 +291,29 @@ public final class Soak implements Callable<Integer> {
               c.pipelineRecoveries());
         }
       }
+      printBlame(BlameRecords.label(stats, BlameRecords.incidents(cluster)));
+      if (stats != null && statsDir == null) {
+        BlameRecords.delete(stats);
+      }
       long threadsAfter = settledThreads(threadsBefore);
       stdout.printf("JVM threads: %d before the clients, %d after (the cluster's included)%n",
           jvmThreadsBefore, Thread.activeCount());
       return account(cluster, spells, (System.nanoTime() - began) / 60e9, threadsBefore,
           threadsAfter);
     }
+  }
+
+  /**
+   * How right the client's decisions were against the spells (any fault on a DataNode counts
+   * against it both ways: a slow-reads spell makes a write's replacement of it right too).
+   */
+  private void printBlame(Blame blame) {
+    if (blame == null) {
+      return;
+    }
+    Blame.header("soak").forEach(stdout::println);
+    stdout.println(blame.row(client.name()));
+    stdout.println(Blame.legend());
   }
 
   private static void check(boolean ok, String message) {

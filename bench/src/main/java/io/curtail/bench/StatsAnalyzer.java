@@ -2,6 +2,8 @@ package io.curtail.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.curtail.bench.blame.Blame;
+import io.curtail.bench.blame.Incident;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -46,6 +48,16 @@ public final class StatsAnalyzer implements Callable<Integer> {
       + " framework the Hadoop configuration names; local by default): for a cluster's logs.")
   boolean mapReduce;
 
+  @Option(names = "--labels", description = "An operator's labels of slow DataNodes and links,"
+      + " one a line ('datanode ADDRESS FROM TO' or 'link ADDRESS ADDRESS FROM TO'; times ISO-8601"
+      + " or epoch ms, '-' for still on): prints every cohort's decisions labelled against them,"
+      + " precision and recall, HDFS's outlier rule beside them.")
+  File labels;
+
+  /** Each cohort's decisions labelled against {@link #labels}; empty without them. */
+  private final Map<String, Blame> blames = new TreeMap<>();
+  private List<Incident> incidents;
+
   private final PrintStream stdout;
 
   StatsAnalyzer(PrintStream stdout) {
@@ -84,6 +96,13 @@ public final class StatsAnalyzer implements Callable<Integer> {
     report.add("");
     report.add("From: " + String.join(", ", paths));
     report.add("");
+    if (labels != null) {
+      if (mapReduce) {
+        throw new IllegalArgumentException("--labels needs the records read here: it does not"
+            + " run with --mapreduce");
+      }
+      incidents = Incident.read(labels.toPath());
+    }
     if (mapReduce) {
       List<String> lines = new ArrayList<>(HEADER);
       lines.addAll(io.curtail.bench.mr.StatsJob.rows(new Configuration(), paths, stdout));
@@ -93,6 +112,13 @@ public final class StatsAnalyzer implements Callable<Integer> {
     }
     Map<String, Group> groups = read();
     List<String> lines = table(groups);
+    if (!blames.isEmpty()) {
+      lines.add("");
+      lines.addAll(Blame.header("cohort"));
+      blames.forEach((cohort, b) -> lines.add(b.row(cohort)));
+      lines.add("");
+      lines.add(Blame.legend());
+    }
     lines.forEach(stdout::println);
     report.addAll(lines);
     for (String dir : new String[] {"read", "write", "read-file", "write-file"}) {
@@ -161,6 +187,11 @@ public final class StatsAnalyzer implements Callable<Integer> {
                   + e.getMessage(), e);
             }
             groups.computeIfAbsent(groupKey(r), k -> new Group()).add(r);
+            if (incidents != null) {
+              String key = groupKey(r);
+              blames.computeIfAbsent(key.substring(0, key.lastIndexOf(' ')),
+                  k -> new Blame(incidents)).add(r);
+            }
           }
         }
       }

@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.Incident;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.LocalKeyStore;
@@ -9,7 +10,9 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
@@ -44,6 +47,14 @@ abstract class Target implements AutoCloseable {
     /** Bytes the DataNodes served over TCP so far (their BytesRead), or -1 if unseen. */
     default long bytesServed() {
       return -1;
+    }
+
+    /**
+     * Every fault injected on this cluster so far, with its DataNodes and when (the ground truth
+     * the blame tables label decisions against); empty where the benchmark does not know.
+     */
+    default List<Incident> incidents() {
+      return Collections.emptyList();
     }
   }
 
@@ -145,6 +156,11 @@ abstract class Target implements AutoCloseable {
     @Override
     public long bytesServed() {
       return cluster.bytesServed();
+    }
+
+    @Override
+    public List<Incident> incidents() {
+      return BlameRecords.incidents(cluster);
     }
 
     @Override

@@ -182,4 +182,36 @@ class BenchEndToEndTest {
       }
     }
   }
+
+  /**
+   * A small slow-disk write scenario: Curtail's decisions labelled against the fault the cluster
+   * noted, and the statistics analyzer, given the batch's records and its incidents file, gives
+   * the very row the benchmark printed.
+   */
+  @Test
+  void slowDiskWritesGetABlameTableTheAnalyzerReproduces() throws Exception {
+    Main main = run("--scenario", "write-slow-disk", "--mode", "curtail", "--scale", "0.5",
+        "--rounds", "1", "--out", results.getPath());
+    assertEquals(main.result().scenarios().get(0).summaries().get(0).bytes(),
+        main.result().scenarios().get(0).summaries().get(0).bytesVerified());
+    String row = null;
+    for (String line : stdout.split("\n")) {
+      if (line.trim().startsWith("| curtail |")) {
+        row = line.trim();
+      }
+    }
+    assertTrue(row != null, "no blame row in\n" + stdout);
+    File batch = new File(main.resultsDir(), "blame/write-slow-disk/curtail-r0");
+    File incidents = new File(batch, "incidents.txt");
+    List<String> labels = Files.readAllLines(incidents.toPath(), StandardCharsets.UTF_8);
+    assertTrue(labels.stream().anyMatch(l -> l.startsWith("datanode 127.0.0.1:")),
+        "the injected slow disk is an incident: " + labels);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, Main.run(new String[] {"stats", batch.getPath(), "--labels",
+        incidents.getPath(), "--out", new File(results, "stats").getPath()},
+        new PrintStream(out, true, "UTF-8"), System.err, false));
+    String again = out.toString("UTF-8");
+    assertTrue(again.contains(row.replace("| curtail |", "| (no cohort) |")),
+        row + " not in\n" + again);
+  }
 }

@@ -24,5 +24,8 @@ class SoakTest {
     assertTrue(stdout.contains("KILLED on dn"), stdout);
     assertTrue(stdout.contains("| bytes lost | 0 | must be 0 | yes |"), stdout);
     assertTrue(stdout.contains("soak: passed"), stdout);
+    // the client's decisions labelled against the spells the cluster noted
+    assertTrue(stdout.contains("| soak | repl | precision |"), stdout);
+    assertTrue(stdout.contains("| curtail | "), stdout);
   }
 }

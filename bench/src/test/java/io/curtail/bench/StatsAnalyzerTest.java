@@ -100,4 +100,37 @@ class StatsAnalyzerTest {
     assertTrue(err.toString("UTF-8").contains("x.jsonl line 2 is not a statistics record"),
         err.toString("UTF-8"));
   }
+
+  /** A slow write replacement's record of cohort {@code smart}, in the format the client writes. */
+  private static String replaced(String replaced, String pipeline, String p95s) {
+    return "{\"cohort\":\"smart\",\"level\":\"block\",\"block\":1,\"dir\":\"write\","
+        + "\"stream\":\"curtail\",\"bytes\":4194304,\"start_ms\":1000,\"duration_ms\":400.0,"
+        + "\"mib_s\":10.0,\"datanodes\":[],\"hedges\":{\"tried\":0,\"won\":0,\"targets\":[],"
+        + "\"from\":[]},\"replacements\":[{\"position\":0,\"replaced\":\"" + replaced
+        + "\",\"by\":\"e:1\",\"reason\":\"slow\",\"evidence\":\"\",\"at_ms\":120.0,"
+        + "\"acked\":262144,\"pipeline\":" + pipeline + ",\"p_us\":" + p95s + ",\"n\":[9,9,9]}],"
+        + "\"rebuild_ms\":0,\"rebuild_aborts\":0,\"busy\":[]}";
+  }
+
+  /** An operator's labels: the one replacement of the labelled DataNode is right, the other not. */
+  @Test
+  void labelledIncidentsGiveEachCohortsPrecisionAndRecall() throws Exception {
+    Files.write(new File(dir, "x.jsonl").toPath(), List.of(
+        replaced("a:1", "[\"a:1\",\"c:1\",\"d:1\"]", "[40000,1200,1000]"),
+        replaced("b:1", "[\"b:1\",\"c:1\",\"d:1\"]", "[1000,1100,1200]")));
+    File labels = new File(dir, "labels");
+    Files.write(labels.toPath(), List.of("# a's disk was failing all day",
+        "datanode a:1 1970-01-01T00:00:00Z -"));
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"stats", new File(dir, "x.jsonl").getPath(), "--labels",
+        labels.getPath(), "--out", new File(dir, "r").getPath()},
+        new PrintStream(stdout, true, "UTF-8"), System.err, false);
+    String out = stdout.toString("UTF-8");
+    assertEquals(0, code, out);
+    // 2 replacements, 1 right; the one block through a:1 caught, 120 ms and 256 KiB in; one
+    // wrong per 8 MiB: 128 a GiB. HDFS's rule on the pipeline flags a:1 (40 ms > 5 ms) alone;
+    // with its defaults (10 peers) nobody
+    assertTrue(out.contains("| smart | 2 | 0.50 | 1.00 | 1/0 | 120 | 256 | 128.00 | 1.00 of 1"
+        + " | 1.00 | - of 0 | 0.00 | 0 | - | - |"), out);
+  }
 }

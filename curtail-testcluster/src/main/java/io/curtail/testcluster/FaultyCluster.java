@@ -62,6 +62,7 @@ public final class FaultyCluster implements AutoCloseable {
   private final MiniDFSCluster cluster;
   private final Configuration conf;
   private final int[] ports;
+  private final InjectedFaults injected = new InjectedFaults();
 
   private FaultyCluster(MiniDFSCluster cluster, Configuration conf) {
     this.cluster = cluster;
@@ -276,6 +277,27 @@ public final class FaultyCluster implements AutoCloseable {
     return -1;
   }
 
+  /**
+   * Every fault injected through this cluster's fault methods so far, with its DataNodes and when:
+   * the ground truth for labelling what a client decided.
+   */
+  public List<InjectedFaults.Entry> injected() {
+    return injected.all();
+  }
+
+  /**
+   * {@code undo} as a fault noted in {@link #injected} against DataNodes {@code is} (one, or a
+   * link's two ends): every fault method returns its undo through here, so that a benchmark
+   * labels any scenario's decisions from what it injects.
+   */
+  private Fault noted(Fault undo, int... is) {
+    String[] addresses = new String[is.length];
+    for (int k = 0; k < is.length; k++) {
+      addresses[k] = "127.0.0.1:" + ports[is[k]]; // as clients name it (address(i))
+    }
+    return injected.on(undo, addresses);
+  }
+
   /** The injected-fault controls of DataNode {@code i} (counters of delayed packets included). */
   public DataNodeFaults faults(int i) {
     return CurtailDataNodePlugin.faultsOf(dataNode(i));
@@ -301,7 +323,7 @@ public final class FaultyCluster implements AutoCloseable {
     }
     setProperty(i, key, Long.toString(bytesPerSecond));
     LOG.info("Throttled datanode={} key={} bytesPerSecond={}", i, key, bytesPerSecond);
-    return () -> setProperty(i, key, "0");
+    return noted(() -> setProperty(i, key, "0"), i);
   }
 
   private void setProperty(int i, String key, String value) {
@@ -340,7 +362,7 @@ public final class FaultyCluster implements AutoCloseable {
   public Fault slowDisk(int i, DiskFault fault) {
     DataNodeFaults f = faults(i);
     f.slowDisk(fault);
-    return f::heal;
+    return noted(f::heal, i);
   }
 
   /**
@@ -398,7 +420,7 @@ public final class FaultyCluster implements AutoCloseable {
    * {@link SlowLocalDisk}. Reads over TCP are not touched ({@link #slowDisk} slows those).
    */
   public Fault slowLocalDisk(int i, long perReadMs) {
-    return SlowLocalDisk.on(ports[i], perReadMs);
+    return noted(SlowLocalDisk.on(ports[i], perReadMs), i);
   }
 
   /**
@@ -437,7 +459,7 @@ public final class FaultyCluster implements AutoCloseable {
     MiniDFSCluster.DataNodeProperties props =
         cluster.stopDataNode(dataNode(i).getDatanodeId().getXferAddr());
     LOG.info("Stopped datanode={}", i);
-    return () -> {
+    return noted(() -> {
       try {
         cluster.restartDataNode(props, true);
         cluster.waitActive();
@@ -445,7 +467,7 @@ public final class FaultyCluster implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("restarting DataNode " + i, e);
       }
-    };
+    }, i);
   }
 
   /**
@@ -466,7 +488,7 @@ public final class FaultyCluster implements AutoCloseable {
   public Fault fillDisk(int i) {
     DataNodeFaults f = faults(i);
     f.fill();
-    return f::heal;
+    return noted(f::heal, i);
   }
 
   /**

@@ -141,6 +141,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
         if (trackers[i].busy(ctx.clock.nanoTime())) {
           observer.busy(replicas[i].getXferAddr());
         }
+        if (plan.demoted[i]) {
+          observer.demoted(replicas[i].getXferAddr());
+        }
       }
       observer.dataNodes(order);
     }

@@ -27,9 +27,13 @@ public final class BlockRecord implements BlockObserver {
   private final long startMillis;
   private final long startNanos;
   private List<String> dataNodes = Collections.emptyList();
-  /** Made when first needed, as most blocks have none: the next three. */
+  /** Made when first needed, as most blocks have none: the next five. */
   private List<String> hedgeTargets;
+  /** The replica each hedge went away from: the read's judgement that it was slow. */
+  private List<String> hedgeSources;
   private List<String> busy;
+  /** Replicas the reader put last, judging them slow or busy. */
+  private List<String> demoted;
   private List<String> replacements;
   private long bytes;
   private long durationNanos = -1;
@@ -38,6 +42,11 @@ public final class BlockRecord implements BlockObserver {
   private long rebuildNanos;
   private int rebuildAborts;
   private String failure;
+  /**
+   * The writer's last {@link #samples}, as JSON fields: taken into the replacement told next, or
+   * written as the block's {@code window} if none follows.
+   */
+  private String samples;
   /** Where the record goes once done; null for nowhere (the caller hands it on). */
   private StatsLog log;
 
@@ -106,11 +115,19 @@ public final class BlockRecord implements BlockObserver {
   public synchronized void hedgeTried(String from, String to, long offset, long thresholdNanos) {
     hedgesTried++;
     hedgeTargets = listed(hedgeTargets, to);
+    hedgeSources = listed(hedgeSources, from);
   }
 
   @Override
   public synchronized void hedgeWon(String to) {
     hedgesWon++;
+  }
+
+  @Override
+  public synchronized void demoted(String dataNode) {
+    if (demoted == null || !demoted.contains(dataNode)) {
+      demoted = listed(demoted, dataNode);
+    }
   }
 
   @Override
@@ -137,7 +154,30 @@ public final class BlockRecord implements BlockObserver {
     }
     replacements.add("{\"position\":" + position + ",\"replaced\":" + quote(replaced)
         + ",\"by\":" + quote(by) + ",\"reason\":" + quote(reason) + ",\"evidence\":"
-        + quote(evidence) + '}');
+        + quote(evidence) + (samples == null ? "" : "," + samples) + '}');
+    samples = null;
+  }
+
+  /**
+   * Kept as {@code at_ms} (from the block's start), {@code acked} (bytes), {@code pipeline},
+   * {@code p_us} (each DataNode's percentile, microseconds) and {@code n} (its samples).
+   */
+  @Override
+  public void samples(List<String> pipeline, long[] percentileNanos, int[] counts, long acked,
+      long nowNanos) {
+    StringBuilder b = new StringBuilder(128);
+    thousandths(b.append("\"at_ms\":"), (nowNanos - startNanos) / 1e6);
+    b.append(",\"acked\":").append(acked);
+    array(b.append(",\"pipeline\":"), pipeline);
+    b.append(",\"p_us\":[");
+    for (int i = 0; i < percentileNanos.length; i++) {
+      b.append(i == 0 ? "" : ",").append(percentileNanos[i] / 1000);
+    }
+    b.append("],\"n\":[");
+    for (int i = 0; i < counts.length; i++) {
+      b.append(i == 0 ? "" : ",").append(counts[i]);
+    }
+    samples = b.append(']').toString();
   }
 
   @Override
@@ -190,7 +230,8 @@ public final class BlockRecord implements BlockObserver {
     array(b.append(",\"datanodes\":"), dataNodes);
     b.append(",\"hedges\":{\"tried\":").append(hedgesTried);
     b.append(",\"won\":").append(hedgesWon);
-    array(b.append(",\"targets\":"), hedgeTargets).append('}');
+    array(b.append(",\"targets\":"), hedgeTargets);
+    array(b.append(",\"from\":"), hedgeSources).append('}');
     b.append(",\"replacements\":[");
     if (replacements != null) {
       b.append(String.join(",", replacements));
@@ -199,6 +240,12 @@ public final class BlockRecord implements BlockObserver {
     thousandths(b.append(",\"rebuild_ms\":"), rebuildNanos / 1e6);
     b.append(",\"rebuild_aborts\":").append(rebuildAborts);
     array(b.append(",\"busy\":"), busy);
+    if (demoted != null) {
+      array(b.append(",\"demoted\":"), demoted);
+    }
+    if (samples != null) {
+      b.append(",\"window\":{").append(samples).append('}');
+    }
     b.append(",\"failed\":");
     if (failure == null) {
       b.append("null");

@@ -17,6 +17,13 @@ public interface BlockObserver {
   default void dataNodes(List<String> addresses) {
   }
 
+  /**
+   * The reader put {@code dataNode}'s replica last, judging it slow or busy: a decision, which
+   * the benchmark labels right or wrong.
+   */
+  default void demoted(String dataNode) {
+  }
+
   /** A DataNode said it was busy while the block was read or written. */
   default void busy(String dataNode) {
   }
@@ -35,6 +42,17 @@ public interface BlockObserver {
    */
   default void replaced(int position, String replaced, String by, String reason,
       String evidence) {
+  }
+
+  /**
+   * What the writer knew of each DataNode of {@code pipeline} (in order) at {@code nowNanos}, with
+   * {@code acked} bytes of the block acknowledged: each one's recent write percentile and its
+   * count of samples. Told just before a slow replacement ({@link #replaced}), as the structured
+   * part of its evidence, and once more before {@link #done}: the samples an offline rule (HDFS's
+   * outlier rule, in the benchmark's blame tables) is judged on beside the client's decisions.
+   */
+  default void samples(List<String> pipeline, long[] percentileNanos, int[] counts, long acked,
+      long nowNanos) {
   }
 
   /** A rebuild of the partial block on a replacement took {@code nanos}, after some aborts. */
@@ -65,6 +83,12 @@ public interface BlockObserver {
       }
 
       @Override
+      public void demoted(String dataNode) {
+        a.demoted(dataNode);
+        b.demoted(dataNode);
+      }
+
+      @Override
       public void busy(String dataNode) {
         a.busy(dataNode);
         b.busy(dataNode);
@@ -87,6 +111,13 @@ public interface BlockObserver {
           String evidence) {
         a.replaced(position, replaced, by, reason, evidence);
         b.replaced(position, replaced, by, reason, evidence);
+      }
+
+      @Override
+      public void samples(List<String> pipeline, long[] percentileNanos, int[] counts,
+          long acked, long nowNanos) {
+        a.samples(pipeline, percentileNanos, counts, acked, nowNanos);
+        b.samples(pipeline, percentileNanos, counts, acked, nowNanos);
       }
 
       @Override

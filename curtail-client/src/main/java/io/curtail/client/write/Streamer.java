@@ -377,6 +377,10 @@ final class Streamer {
     stopPipeline();
     previous = acknowledged();
     observer.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
+    if (observer != BlockObserver.NONE) {
+      BlockSamples.tell(observer, targets, BlockSamples.windows(ctx, targets),
+          queue.bytesAcked() - observedFrom, ctx.clock.nanoTime());
+    }
     observer.done(queue.bytesAcked() - observedFrom, ctx.clock.nanoTime());
     observer = BlockObserver.NONE;
     block = null;
@@ -636,6 +640,8 @@ final class Streamer {
       Replacement r = new Replacement(before.addresses(), stop.failFast.replaceIndex(), newcomer,
           stop.attributedExactly);
       ctx.replaced(r);
+      BlockSamples.tell(observer, before, stop.stats, queue.bytesAcked() - observedFrom,
+          rebuildStart);
       String evidence = "p95 per DataNode " + stop.stats + ", " + stop.failFast + ", "
           + r.howFound();
       observer.replaced(r.position(), r.replaced(), newcomer, "slow", evidence);

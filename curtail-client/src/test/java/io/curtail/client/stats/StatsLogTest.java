@@ -26,12 +26,17 @@ class StatsLogTest {
     try (StatsLog log = StatsLog.open(dir, "ff", "host-1", "DFSClient_x", 16, 1 << 20, 2)) {
       BlockRecord r = BlockRecord.write("/a \"quoted\"\nfile", 42, 0, 0);
       r.dataNodes(Arrays.asList("10.0.0.1:9866", "10.0.0.2:9866"));
+      r.samples(Arrays.asList("10.0.0.1:9866", "10.0.0.2:9866"), new long[] {1_000_000,
+          40_000_000}, new int[] {9, 8}, 65536, 250_000_000L);
       r.replaced(1, "10.0.0.2:9866", "10.0.0.3:9866", "slow", "p95 [1, 40]");
       r.rebuilt(3_000_000, 1);
       r.busy("10.0.0.2:9866");
+      r.samples(Arrays.asList("10.0.0.1:9866", "10.0.0.3:9866"), new long[] {900_000,
+          1_100_000}, new int[] {20, 12}, 4 << 20, 1_999_000_000L);
       r.done(4 << 20, 2_000_000_000L);
       log.record(r);
       BlockRecord read = BlockRecord.read("/b", 7, 0);
+      read.demoted("10.0.0.2:9866");
       read.hedgeTried("10.0.0.1:9866", "10.0.0.3:9866", 0, 50_000_000L);
       read.hedgeWon("10.0.0.3:9866");
       read.done(1 << 20, 500_000_000L);
@@ -47,12 +52,24 @@ class StatsLogTest {
     assertEquals(4 << 20, w.get("bytes").asLong());
     assertEquals(2000.0, w.get("duration_ms").asDouble(), 1e-9);
     assertEquals(2.0, w.get("mib_s").asDouble(), 1e-9);
-    assertEquals("10.0.0.3:9866", w.get("replacements").get(0).get("by").asText());
+    JsonNode replacement = w.get("replacements").get(0);
+    assertEquals("10.0.0.3:9866", replacement.get("by").asText());
+    // what the writer knew when it decided, and at the block's end
+    assertEquals(250.0, replacement.get("at_ms").asDouble(), 1e-9);
+    assertEquals(65536, replacement.get("acked").asLong());
+    assertEquals("[\"10.0.0.1:9866\",\"10.0.0.2:9866\"]", replacement.get("pipeline").toString());
+    assertEquals("[1000,40000]", replacement.get("p_us").toString());
+    assertEquals("[9,8]", replacement.get("n").toString());
+    assertEquals("[900,1100]", w.get("window").get("p_us").toString());
+    assertEquals(4 << 20, w.get("window").get("acked").asLong());
     assertEquals(1, w.get("rebuild_aborts").asInt());
     assertEquals("10.0.0.2:9866", w.get("busy").get(0).asText());
     JsonNode r = new ObjectMapper().readTree(lines.get(1));
     assertEquals(1, r.get("hedges").get("won").asInt());
     assertEquals("10.0.0.3:9866", r.get("hedges").get("targets").get(0).asText());
+    assertEquals("10.0.0.1:9866", r.get("hedges").get("from").get(0).asText());
+    assertEquals("[\"10.0.0.2:9866\"]", r.get("demoted").toString());
+    assertTrue(w.get("demoted") == null, "a block without demotions lists none");
   }
 
   @Test

@@ -1,0 +1,66 @@
+package io.curtail.testcluster;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Every fault injected on a cluster, with which DataNode (or the two ends of a link) and when: the
+ * ground truth a benchmark labels a client's decisions against. A fault method of
+ * {@link FaultyCluster} returns what {@link #on} makes of its undo, so a new kind of fault is
+ * labelled by naming its DataNodes there. Thread-safe.
+ */
+public final class InjectedFaults {
+  /** One fault: its DataNodes' transfer addresses, and when it was on (epoch milliseconds). */
+  public static final class Entry {
+    private final List<String> dataNodes;
+    private final long fromMillis;
+    private volatile long toMillis = Long.MAX_VALUE;
+
+    Entry(List<String> dataNodes, long fromMillis) {
+      this.dataNodes = Collections.unmodifiableList(new ArrayList<>(dataNodes));
+      this.fromMillis = fromMillis;
+    }
+
+    /** One DataNode's transfer address, or a link's two (either end is to blame). */
+    public List<String> dataNodes() {
+      return dataNodes;
+    }
+
+    public long fromMillis() {
+      return fromMillis;
+    }
+
+    /** When it was undone; {@link Long#MAX_VALUE} while it is on. */
+    public long toMillis() {
+      return toMillis;
+    }
+  }
+
+  private final List<Entry> entries = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Notes a fault on {@code dataNodes} (transfer addresses) from now, and returns {@code undo}
+   * as a fault that, closed, undoes it and notes when.
+   */
+  Fault on(Fault undo, String... dataNodes) {
+    Entry e = new Entry(List.of(dataNodes), System.currentTimeMillis());
+    entries.add(e);
+    return () -> {
+      try {
+        undo.close();
+      } finally {
+        if (e.toMillis == Long.MAX_VALUE) {
+          e.toMillis = System.currentTimeMillis();
+        }
+      }
+    };
+  }
+
+  /** Every fault noted so far, oldest first. */
+  public List<Entry> all() {
+    synchronized (entries) {
+      return new ArrayList<>(entries);
+    }
+  }
+}
