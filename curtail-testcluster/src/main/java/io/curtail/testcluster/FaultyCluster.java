@@ -386,7 +386,13 @@ public final class FaultyCluster implements AutoCloseable {
   public Fault slowNet(int i, NetFault fault) {
     DataNodeFaults f = faults(i);
     f.slowNet(fault);
-    return f::heal;
+    if (fault.peer() == null) {
+      return noted(f::heal, i);
+    }
+    // A link is noted on both its ends: taking out either is right.
+    String peer = fault.peer();
+    int peerPort = Integer.parseInt(peer.substring(peer.lastIndexOf(':') + 1));
+    return noted(f::heal, i, indexOfPort(peerPort));
   }
 
   /** DataNode {@code i}'s transfer address as another DataNode names it forwarding to it. */
@@ -401,7 +407,7 @@ public final class FaultyCluster implements AutoCloseable {
   public Fault starveCpu(int i, Duration mean, double jitter) {
     DataNodeFaults f = faults(i);
     f.starveCpu(CpuStarvation.of(mean, jitter));
-    return f::heal;
+    return noted(f::heal, i);
   }
 
   /**
@@ -411,7 +417,7 @@ public final class FaultyCluster implements AutoCloseable {
   public Fault flap(int i, Duration slow, Duration healthy) {
     DataNodeFaults f = faults(i);
     f.flap(Flapping.of(slow, healthy));
-    return f::heal;
+    return noted(f::heal, i);
   }
 
   /**
