@@ -1,0 +1,111 @@
+package io.curtail.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The benchmark's own cluster and scenarios, simulated, beside what the benchmark measured: a
+ * simulator that cannot reproduce what the machine measures predicts nothing.
+ *
+ * <p>The benchmark's embedded cluster runs its 5 DataNodes and its clients in one process on one
+ * host, so healthy work (a packet read from the page cache, checksummed and sent; received and
+ * written) queues for the host's cores, shared by all: {@link Setup#hostCores}. Its faults
+ * are queues of their own (the slow disk's FIFO sleeps, the throttle sleeps; neither uses a
+ * core). Its {@code oracle} is the stock client with the fault not injected, here stock on a
+ * healthy cluster ({@code healthy}). The service times were fitted on that healthy mode alone
+ * (its p50 per scenario), so the fault modes' ratios to it are predictions, not fits.
+ */
+public final class Calibration {
+  /**
+   * What the benchmark measured: {@code java -jar bench/target/curtail-bench.jar -m
+   * stock,curtail,oracle -s read-throttled,write-slow-disk --rounds 1}, 2026-11-25 09:42 UTC,
+   * two shared cores. Per scenario: p50 and p99 ms of stock, curtail, oracle.
+   */
+  static final double[][] MEASURED = {
+      {52.9, 6979.2, 80.0, 176.4, 91.4, 176.1}, // read-throttled, 36 files
+      {1748.8, 4184.0, 159.2, 620.2, 201.8, 1227.0}, // write-slow-disk, 24 files
+  };
+  static final String[] SCENARIOS = {"read-throttled", "write-slow-disk"};
+
+  /** The calibrated service times of the benchmark's host (see the class comment). */
+  public static Hardware benchHost() {
+    return new Hardware(4_000_000_000L, 40_000L, 1_000_000_000L, 40_000L, 20_000L, 120_000L);
+  }
+
+  static Setup setup(int scenario, Hardware hw, long seed) {
+    boolean reads = scenario == 0;
+    Workload w = reads ? Workload.reads(6) : Workload.writes(4);
+    FaultPlan f = FaultPlan.dn0(reads ? Fault.Kind.THROTTLED : Fault.Kind.SLOW_DISK);
+    return new Setup(5, 1, 6, 6, false, 36, w, f, hw, 600_000_000_000L, 0, seed, 1);
+  }
+
+  /** One row per scenario and mode: simulated and measured p50 and p99 ratios to healthy. */
+  public static List<String[]> table(Hardware hw, int seeds) {
+    List<String[]> rows = new ArrayList<>();
+    for (int sc = 0; sc < SCENARIOS.length; sc++) {
+      Metrics.Op op = sc == 0 ? Metrics.Op.READ : Metrics.Op.WRITE;
+      double[][] sim = new double[3][];
+      for (int m = 0; m < 3; m++) {
+        Pooled p = new Pooled();
+        for (int s = 0; s < seeds; s++) {
+          Setup setup = setup(sc, hw, 1000 + s);
+          if (m == 2) {
+            setup = setup.with(FaultPlan.none());
+          }
+          p.add(new Simulation(setup, m == 1 ? Mode.CURTAIL : Mode.STOCK, Policy.defaults()).run(),
+              op);
+        }
+        sim[m] = new double[] {p.quantile(0.5), p.quantile(0.99)};
+      }
+      double[] meas = MEASURED[sc];
+      String[] modes = {"stock", "curtail", "healthy"};
+      for (int m = 0; m < 3; m++) {
+        double sp50 = sim[m][0] / sim[2][0];
+        double sp99 = sim[m][1] / sim[2][1];
+        double mp50 = meas[2 * m] / meas[4];
+        double mp99 = meas[2 * m + 1] / meas[5];
+        rows.add(new String[] {SCENARIOS[sc], modes[m], f(sim[m][0]), f(meas[2 * m]),
+            f(sim[m][1]), f(meas[2 * m + 1]), r(sp50), r(mp50), pct(sp50 / mp50), r(sp99),
+            r(mp99), pct(sp99 / mp99)});
+      }
+    }
+    return rows;
+  }
+
+  static final String[] HEADER = {"scenario", "mode", "sim p50 ms", "bench p50 ms",
+      "sim p99 ms", "bench p99 ms", "sim p50/healthy", "bench p50/healthy", "p50 off by",
+      "sim p99/healthy", "bench p99/healthy", "p99 off by"};
+
+  private static String f(double v) {
+    return String.format("%.1f", v);
+  }
+
+  private static String r(double v) {
+    return String.format("%.2fx", v);
+  }
+
+  private static String pct(double v) {
+    return String.format("%+.0f%%", (v - 1) * 100);
+  }
+
+  /** Latencies of several seeds' runs pooled. */
+  static final class Pooled {
+    private final List<Double> all = new ArrayList<>();
+
+    void add(Metrics m, Metrics.Op op) {
+      for (double v : m.sortedMs(op)) {
+        all.add(v);
+      }
+    }
+
+    double quantile(double q) {
+      List<Double> s = new ArrayList<>(all);
+      s.sort(null);
+      if (s.isEmpty()) {
+        return Double.NaN;
+      }
+      int rank = (int) Math.ceil(q * s.size());
+      return s.get(Math.max(0, Math.min(s.size() - 1, rank - 1)));
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.curtail.sim;
+
+import java.util.SplittableRandom;
+
+/**
+ * One run: a cluster, its faults, clients in JVMs and one mode, on one {@link EventQueue}.
+ * Deterministic for a seed: every random choice comes from generators split from it, and the
+ * queue fires simultaneous events in the order they were scheduled.
+ */
+public final class Simulation {
+  /** Hadoop's default packet: 64 KiB of data. */
+  static final long PACKET_BYTES = 64 * 1024;
+
+  final EventQueue q = new EventQueue();
+  final Cluster cluster;
+  final Hardware hw;
+  final Mode mode;
+  final Policy policy;
+  final Workload workload;
+  final Metrics metrics = new Metrics();
+  final int[][] catalogue;
+  final long endNanos;
+  long packets;
+
+  /**
+   * @param s what to simulate
+   * @param mode how clients choose
+   * @param policy the client's thresholds
+   */
+  public Simulation(Setup s, Mode mode, Policy policy) {
+    this.hw = s.hw();
+    this.mode = mode;
+    this.policy = policy;
+    this.workload = s.workload();
+    this.endNanos = s.durationNanos();
+    this.metrics.recordFrom = s.warmupNanos();
+    this.cluster = new Cluster(s.datanodes(), s.racks(), hw, s.hostCores());
+    SplittableRandom root = new SplittableRandom(s.seed());
+    SplittableRandom faults = root.split();
+    SplittableRandom files = root.split();
+    SplittableRandom clients = root.split();
+    for (var f : s.faults().assign(cluster, faults)) {
+      cluster.nodes[f.dn()].fault(f.fault());
+    }
+    this.catalogue = new int[Math.max(1, s.files())][];
+    for (int i = 0; i < catalogue.length; i++) {
+      int writer = s.clientsOnDataNodes() ? files.nextInt(cluster.size()) : -1;
+      catalogue[i] = cluster.place(writer, files, Cluster.Eligible.ANY);
+    }
+    int jvms = (s.clients() + s.clientsPerJvm() - 1) / s.clientsPerJvm();
+    Knowledge[] knowledge = new Knowledge[jvms];
+    for (int j = 0; j < jvms; j++) {
+      knowledge[j] = mode == Mode.CURTAIL ? new Knowledge(q, policy) : null;
+    }
+    long stagger = workload.paceNanos() > 0 ? workload.paceNanos() : 1_000_000L;
+    for (int c = 0; c < s.clients(); c++) {
+      int jvm = c / s.clientsPerJvm();
+      int host = s.clientsOnDataNodes() ? (int) ((long) jvm * cluster.size() / jvms) : -1;
+      long first = stagger * c / s.clients();
+      new SimClient(this, knowledge[jvm], host, clients.nextLong(), first).start();
+    }
+  }
+
+  /** Runs to the end; returns what was measured. */
+  public Metrics run() {
+    q.runUntil(endNanos);
+    metrics.packets = packets;
+    return metrics;
+  }
+
+  public long eventsFired() {
+    return q.fired();
+  }
+
+  double meanActive() {
+    return cluster.meanActive();
+  }
+}

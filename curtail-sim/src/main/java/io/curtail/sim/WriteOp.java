@@ -1,0 +1,238 @@
+package io.curtail.sim;
+
+import io.curtail.client.policy.FailFastDecision;
+import io.curtail.client.policy.WriteAttribution;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.NodeTracker;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One block written through a 3-DataNode pipeline, ExtendedCP-style: packets sent as fast as the
+ * window of unacknowledged packets allows. Each DataNode receives a packet, forwards it to the
+ * next and writes it to its disk; it acknowledges once its write is done and the next DataNode's
+ * acknowledgement is in, as Hadoop's do. The acknowledgement carries each DataNode's downstream
+ * time, as Curtail's plugin reports it, and Curtail's client feeds it to the client's own
+ * {@link WriteAttribution}, its samples to the trackers and the pipeline's statistics to the
+ * client's {@code FailFast} after every acknowledgement; a replacement rebuilds the acknowledged
+ * bytes from the chosen source on a spare DataNode before writing resumes.
+ */
+final class WriteOp implements EventQueue.Event {
+  /** Hadoop's {@code dfs.client.write.max-packets}. */
+  static final int WINDOW = 80;
+
+  private final Simulation sim;
+  private final SimClient client;
+  private final long start;
+  private final int packets;
+  private final long lastPacketBytes;
+  private final long blockBytes;
+  private final DataNode[] pipeline;
+  private NodeTracker[] trackers;
+  private WriteAttribution attribution;
+  private final long[][] downstream = new long[WINDOW][];
+  private final long[] sentAt = new long[WINDOW];
+  private final long[] ackAt = new long[WINDOW];
+  private final long[][] received = new long[WINDOW][];
+  private final long[][] written = new long[WINDOW][];
+  private final long[] samples;
+  private final List<LatencyStats> stats = new ArrayList<>(3);
+  private int nextToSend;
+  private int acked;
+  private int gen;
+  private int aborted;
+
+  WriteOp(Simulation sim, SimClient client, int[] placed, long bytes, long blockBytes) {
+    this.sim = sim;
+    this.client = client;
+    this.start = sim.q.nanoTime();
+    long pb = Simulation.PACKET_BYTES;
+    this.packets = (int) Math.max(1, (bytes + pb - 1) / pb);
+    this.lastPacketBytes = bytes - (packets - 1) * pb;
+    this.blockBytes = blockBytes;
+    this.pipeline = new DataNode[placed.length];
+    for (int i = 0; i < placed.length; i++) {
+      pipeline[i] = sim.cluster.nodes[placed[i]];
+      pipeline[i].enter();
+    }
+    this.samples = new long[placed.length];
+    for (int i = 0; i < WINDOW; i++) {
+      downstream[i] = new long[placed.length];
+      received[i] = new long[placed.length];
+      written[i] = new long[placed.length];
+    }
+    if (sim.mode == Mode.CURTAIL) {
+      watch();
+    }
+    sim.metrics.blocksWritten++;
+  }
+
+  private void watch() {
+    trackers = new NodeTracker[pipeline.length];
+    for (int i = 0; i < pipeline.length; i++) {
+      trackers[i] = client.knowledge.tracker(pipeline[i]);
+    }
+    attribution = new WriteAttribution(pipeline.length);
+  }
+
+  /** Sets the pipeline up (a round trip through it) and fills the window. */
+  void begin() {
+    long ready = start + 2L * pipeline.length * sim.hw.hopNanos();
+    fill(ready);
+  }
+
+  private void fill(long at) {
+    while (nextToSend < packets && nextToSend - acked < WINDOW) {
+      send(nextToSend++, at);
+    }
+  }
+
+  private long bytes(int packet) {
+    return packet == packets - 1 ? lastPacketBytes : Simulation.PACKET_BYTES;
+  }
+
+  /** Sends {@code packet} at {@code at}: the client's work on it, then the first DataNode. */
+  private void send(int packet, long at) {
+    int slot = packet % WINDOW;
+    sentAt[slot] = at;
+    sim.packets++;
+    sim.q.at(sim.cluster.client(at, sim.hw) + sim.hw.hopNanos(), this, tag(1, slot));
+  }
+
+  private int tag(int stage, int slot) {
+    return (gen << 10) | (stage << 7) | slot;
+  }
+
+  @Override
+  public void fire(long now, int tag) {
+    if ((tag >>> 10) != gen) {
+      return; // a packet of a pipeline replaced since
+    }
+    int stage = (tag >>> 7) & 7;
+    int slot = tag & 127;
+    if (stage == 0) {
+      acked(now);
+    } else {
+      reached(stage - 1, slot, now);
+    }
+  }
+
+  /**
+   * The packet in {@code slot} reached DataNode {@code i} of the pipeline: it is received,
+   * forwarded and written; at the last, the acknowledgements' way back is known.
+   */
+  private void reached(int i, int slot, long now) {
+    Hardware hw = sim.hw;
+    int packet = acked + Math.floorMod(slot - acked, WINDOW);
+    long bytes = bytes(packet);
+    int n = pipeline.length;
+    written[slot][i] = pipeline[i].write(now, bytes);
+    received[slot][i] = pipeline[i].lastReceived;
+    if (i < n - 1) { // forwarded before it is written, as Hadoop does
+      sim.q.at(received[slot][i] + hw.hopNanos(), this, tag(i + 2, slot));
+      return;
+    }
+    long[] down = downstream[slot];
+    long ackSent = written[slot][n - 1];
+    down[n - 1] = WriteAttribution.UNKNOWN;
+    for (int k = n - 2; k >= 0; k--) {
+      long ackIn = ackSent + hw.hopNanos();
+      down[k] = ackIn - received[slot][k];
+      ackSent = Math.max(written[slot][k], ackIn);
+    }
+    ackAt[slot] = ackSent + hw.hopNanos();
+    // Acknowledgements come back in order: a packet's waits for the one before it.
+    long prev = packet == acked ? now : ackAt[(packet - 1) % WINDOW];
+    ackAt[slot] = Math.max(ackAt[slot], prev);
+    sim.q.at(Math.max(now, ackAt[slot]), this, tag(0, slot));
+  }
+
+  private void acked(long now) {
+    int packet = acked++;
+    sim.metrics.bytesWritten += bytes(packet);
+    if (sim.mode == Mode.CURTAIL && attribute(packet, now)) {
+      return;
+    }
+    if (acked == packets) {
+      close(now);
+      return;
+    }
+    fill(now);
+  }
+
+  /** Curtail's look at the pipeline after an acknowledgement; true if it is being replaced. */
+  private boolean attribute(int packet, long now) {
+    Policy p = sim.policy;
+    attribution.attribute(sentAt[packet % WINDOW], now, downstream[packet % WINDOW], samples);
+    for (int i = 0; i < pipeline.length; i++) {
+      if (samples[i] != WriteAttribution.NO_EVIDENCE) {
+        trackers[i].writes().record(samples[i]);
+      }
+    }
+    if (acked == packets) {
+      return false;
+    }
+    stats.clear();
+    for (NodeTracker t : trackers) {
+      stats.add(client.knowledge.stats(t.writes(), p.writeWindow(), p.percentile()));
+    }
+    long ackedBytes = (long) acked * Simulation.PACKET_BYTES;
+    long left = (blockBytes - ackedBytes + Simulation.PACKET_BYTES - 1) / Simulation.PACKET_BYTES;
+    FailFastDecision d = client.failFast.decide(stats, ackedBytes, (int) Simulation.PACKET_BYTES,
+        left, aborted);
+    sim.metrics.decisions.merge(d.reason(), 1L, Long::sum);
+    if (!d.replace()) {
+      return false;
+    }
+    int spare = sim.cluster.spare(ids(), client.rnd, dn -> client.eligible(dn, now));
+    if (spare < 0) {
+      return false;
+    }
+    replace(d, sim.cluster.nodes[spare], ackedBytes, now);
+    return true;
+  }
+
+  /** Rebuilds the acknowledged bytes on {@code spare} from the decision's source, then resumes. */
+  private void replace(FailFastDecision d, DataNode spare, long ackedBytes, long now) {
+    Hardware hw = sim.hw;
+    DataNode source = pipeline[d.sourceIndex()];
+    // One transfer of the whole: the copy is timed as a block, not packet by packet.
+    long sent = source.read(now + hw.hopNanos(), ackedBytes);
+    long rebuilt = spare.write(sent + hw.hopNanos(), ackedBytes) + hw.hopNanos();
+    gen++; // the packets in flight are sent again on the new pipeline
+    nextToSend = acked;
+    if (rebuilt - now > d.rebuildTimeoutNanos()) { // overran: the block keeps its pipeline
+      aborted++;
+      sim.metrics.rebuildBytes += ackedBytes;
+      fill(now + d.rebuildTimeoutNanos());
+      return;
+    }
+    sim.metrics.replacements++;
+    sim.metrics.rebuildBytes += ackedBytes;
+    DataNode slow = pipeline[d.replaceIndex()];
+    client.avoid(slow, now);
+    slow.leave();
+    spare.enter();
+    pipeline[d.replaceIndex()] = spare;
+    watch();
+    fill(rebuilt + 2L * pipeline.length * hw.hopNanos());
+  }
+
+  private int[] ids() {
+    int[] out = new int[pipeline.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = pipeline[i].id;
+    }
+    return out;
+  }
+
+  private void close(long now) {
+    for (DataNode d : pipeline) {
+      d.leave();
+    }
+    // completeFile: a round trip to the NameNode.
+    long done = now + 2 * sim.hw.hopNanos();
+    sim.metrics.record(Metrics.Op.WRITE, start, done - start);
+    client.opDoneAt(done);
+  }
+}
