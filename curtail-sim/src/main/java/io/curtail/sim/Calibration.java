@@ -14,6 +14,7 @@ import java.util.List;
  * core). Its {@code oracle} is the stock client with the fault not injected, here stock on a
  * healthy cluster ({@code healthy}). The service times were fitted on that healthy mode alone
  * (its p50 per scenario), so the fault modes' ratios to it are predictions, not fits.
+ * Each figure is the median over seeds of one simulated run's (as many files as the benchmark's).
  */
 public final class Calibration {
   /**
@@ -29,33 +30,37 @@ public final class Calibration {
 
   /** The calibrated service times of the benchmark's host (see the class comment). */
   public static Hardware benchHost() {
-    return new Hardware(4_000_000_000L, 40_000L, 1_000_000_000L, 40_000L, 20_000L, 120_000L);
+    return new Hardware(4_000_000_000L, 40_000L, 1_000_000_000L, 40_000L, 20_000L, 120_000L, 1.0,
+        100_000_000L);
   }
 
-  static Setup setup(int scenario, Hardware hw, long seed) {
+  static Setup setup(int scenario, Hardware hw, long seed, int cores) {
     boolean reads = scenario == 0;
     Workload w = reads ? Workload.reads(6) : Workload.writes(4);
     FaultPlan f = FaultPlan.dn0(reads ? Fault.Kind.THROTTLED : Fault.Kind.SLOW_DISK);
-    return new Setup(5, 1, 6, 6, false, 36, w, f, hw, 600_000_000_000L, 0, seed, 1);
+    return new Setup(5, 1, 6, 6, false, 36, w, f, hw, 600_000_000_000L, 0, seed, cores);
   }
 
   /** One row per scenario and mode: simulated and measured p50 and p99 ratios to healthy. */
-  public static List<String[]> table(Hardware hw, int seeds) {
+  public static List<String[]> table(Hardware hw, int seeds, int cores) {
     List<String[]> rows = new ArrayList<>();
     for (int sc = 0; sc < SCENARIOS.length; sc++) {
       Metrics.Op op = sc == 0 ? Metrics.Op.READ : Metrics.Op.WRITE;
       double[][] sim = new double[3][];
       for (int m = 0; m < 3; m++) {
-        Pooled p = new Pooled();
+        double[] p50 = new double[seeds];
+        double[] p99 = new double[seeds];
         for (int s = 0; s < seeds; s++) {
-          Setup setup = setup(sc, hw, 1000 + s);
+          Setup setup = setup(sc, hw, 1000 + s, cores);
           if (m == 2) {
             setup = setup.with(FaultPlan.none());
           }
-          p.add(new Simulation(setup, m == 1 ? Mode.CURTAIL : Mode.STOCK, Policy.defaults()).run(),
-              op);
+          Metrics r = new Simulation(setup, m == 1 ? Mode.CURTAIL : Mode.STOCK,
+              Policy.defaults()).run();
+          p50[s] = r.quantileMs(op, 0.5);
+          p99[s] = r.quantileMs(op, 0.99);
         }
-        sim[m] = new double[] {p.quantile(0.5), p.quantile(0.99)};
+        sim[m] = new double[] {median(p50), median(p99)};
       }
       double[] meas = MEASURED[sc];
       String[] modes = {"stock", "curtail", "healthy"};
@@ -88,24 +93,13 @@ public final class Calibration {
     return String.format("%+.0f%%", (v - 1) * 100);
   }
 
-  /** Latencies of several seeds' runs pooled. */
-  static final class Pooled {
-    private final List<Double> all = new ArrayList<>();
-
-    void add(Metrics m, Metrics.Op op) {
-      for (double v : m.sortedMs(op)) {
-        all.add(v);
-      }
-    }
-
-    double quantile(double q) {
-      List<Double> s = new ArrayList<>(all);
-      s.sort(null);
-      if (s.isEmpty()) {
-        return Double.NaN;
-      }
-      int rank = (int) Math.ceil(q * s.size());
-      return s.get(Math.max(0, Math.min(s.size() - 1, rank - 1)));
-    }
+  /**
+   * The median over seeds of a statistic of one run: the benchmark's figures are one run's (36
+   * or 24 files, so its p99 is its slowest file), and so is each simulated run's.
+   */
+  static double median(double[] v) {
+    double[] s = v.clone();
+    java.util.Arrays.sort(s);
+    return s[s.length / 2];
   }
 }

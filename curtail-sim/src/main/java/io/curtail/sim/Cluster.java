@@ -20,7 +20,12 @@ public final class Cluster {
    * @param hostCores 0 for DataNodes on hosts of their own; else the cores of the one host every
    *     DataNode and client runs on (the benchmark's embedded cluster)
    */
-  Cluster(int datanodes, int racks, Hardware hw, int hostCores) {
+  private final Hardware hw;
+  private final SplittableRandom rnd;
+
+  Cluster(int datanodes, int racks, Hardware hw, int hostCores, long seed) {
+    this.hw = hw;
+    this.rnd = new SplittableRandom(seed);
     this.host = hostCores > 0 ? new Fifo(hostCores) : null;
     if (datanodes < 3 || racks < 1 || racks > datanodes) {
       throw new IllegalArgumentException("need at least 3 DataNodes (replication 3) and between 1"
@@ -30,13 +35,26 @@ public final class Cluster {
     this.perRack = (datanodes + racks - 1) / racks;
     this.nodes = new DataNode[datanodes];
     for (int i = 0; i < datanodes; i++) {
-      nodes[i] = new DataNode(i, i / perRack, hw, active, host);
+      nodes[i] = new DataNode(i, i / perRack, hw, active, host, rnd.nextLong());
     }
   }
 
   /** A client's own work on a packet from {@code at}: on the shared host's cores, if any. */
   long client(long at, Hardware hw) {
-    return host != null ? host.serve(at, hw.clientPacketNanos()) : at + hw.clientPacketNanos();
+    long cost = hw.jittered(hw.clientPacketNanos(), 1 - rnd.nextDouble());
+    return host != null ? host.serve(at, cost) : at + cost;
+  }
+
+  /**
+   * When the NameNode knows a block written at {@code written} is complete: the first of its
+   * DataNodes' reports (the minimum replication is one).
+   */
+  long reported(long written, int replicas) {
+    double first = Double.MAX_VALUE;
+    for (int i = 0; i < replicas; i++) {
+      first = Math.min(first, -Math.log(1 - rnd.nextDouble()));
+    }
+    return written + (long) (first * hw.reportNanos());
   }
 
   double meanActive() {

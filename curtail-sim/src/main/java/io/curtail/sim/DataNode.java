@@ -29,7 +29,10 @@ public final class DataNode {
    */
   private final Fifo host;
 
-  DataNode(int id, int rack, Hardware hw, long[] clusterActive, Fifo host) {
+  private final java.util.SplittableRandom rnd;
+
+  DataNode(int id, int rack, Hardware hw, long[] clusterActive, Fifo host, long seed) {
+    this.rnd = new java.util.SplittableRandom(seed);
     this.clusterActive = clusterActive;
     this.host = host;
     this.id = id;
@@ -71,8 +74,8 @@ public final class DataNode {
    * disk, then the wire; returns when its last byte left. Call at time {@code at}.
    */
   long read(long at, long bytes) {
-    long diskCost = hw.diskNanos(bytes);
-    long netCost = hw.netNanos(bytes);
+    long diskCost = jitter(hw.diskNanos(bytes));
+    long netCost = jitter(hw.netNanos(bytes));
     long t = at;
     Fault.Kind kind = faulty(at) ? fault.kind() : null;
     if (kind == Fault.Kind.STALLS) {
@@ -95,8 +98,8 @@ public final class DataNode {
    * it is forwarded), then written to disk; returns when it is written. Call at time {@code at}.
    */
   long write(long at, long bytes) {
-    long diskCost = hw.diskNanos(bytes);
-    long netCost = hw.netNanos(bytes);
+    long diskCost = jitter(hw.diskNanos(bytes));
+    long netCost = jitter(hw.netNanos(bytes));
     Fault.Kind kind = faulty(at) ? fault.kind() : null;
     bytesReceived += bytes;
     long t;
@@ -123,6 +126,10 @@ public final class DataNode {
       disk.stallUntil(t - into + fault.param());
     }
     return disk.serve(t, 0);
+  }
+
+  private long jitter(long mean) {
+    return hw.jittered(mean, 1 - rnd.nextDouble());
   }
 
   private long throttled(long bytes) {

@@ -11,21 +11,32 @@ package io.curtail.sim;
  * @param netBytesPerSec one direction of a DataNode's network interface
  * @param netOpNanos per-packet overhead of the interface (and the DataNode's thread)
  * @param hopNanos one-way latency between two hosts
- * @param clientPacketNanos what a client spends on a packet (checksums, copies), not queued
+ * @param clientPacketNanos what a client spends on a packet (checksums, copies)
+ * @param jitter the random share of each healthy service time, in [0, 1]: a service takes
+ *     {@code (1 - jitter) + jitter × X} times its mean, X exponential of mean 1
+ * @param reportNanos mean time a DataNode takes to tell the NameNode it finished a block (its
+ *     incremental block report), exponentially distributed; a close that comes sooner waits
  */
 public record Hardware(long diskBytesPerSec, long diskOpNanos, long netBytesPerSec,
-    long netOpNanos, long hopNanos, long clientPacketNanos) {
+    long netOpNanos, long hopNanos, long clientPacketNanos, double jitter, long reportNanos) {
 
   public Hardware {
     if (diskBytesPerSec <= 0 || netBytesPerSec <= 0 || diskOpNanos < 0 || netOpNanos < 0
-        || hopNanos < 0 || clientPacketNanos < 0) {
+        || hopNanos < 0 || clientPacketNanos < 0 || !(jitter >= 0 && jitter <= 1)
+        || reportNanos < 0) {
       throw new IllegalArgumentException("rates must be > 0 and times >= 0; got " + this);
     }
   }
 
   /** A datacentre: disks at 200 MB/s with a 0.1 ms overhead, 10 Gb/s links, 50 us a hop. */
   public static Hardware datacentre() {
-    return new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 50_000L);
+    return new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 50_000L, 0.5,
+        2_000_000L);
+  }
+
+  /** {@code mean} with this hardware's jitter, {@code u} uniform in (0, 1]. */
+  long jittered(long mean, double u) {
+    return jitter == 0 ? mean : (long) (mean * ((1 - jitter) - jitter * Math.log(u)));
   }
 
   public long diskNanos(long bytes) {

@@ -34,7 +34,7 @@ public final class Simulation {
     this.workload = s.workload();
     this.endNanos = s.durationNanos();
     this.metrics.recordFrom = s.warmupNanos();
-    this.cluster = new Cluster(s.datanodes(), s.racks(), hw, s.hostCores());
+    this.cluster = new Cluster(s.datanodes(), s.racks(), hw, s.hostCores(), s.seed() * 31 + 7);
     SplittableRandom root = new SplittableRandom(s.seed());
     SplittableRandom faults = root.split();
     SplittableRandom files = root.split();

@@ -33,6 +33,14 @@ final class WriteOp implements EventQueue.Event {
   private final long[][] downstream = new long[WINDOW][];
   private final long[] sentAt = new long[WINDOW];
   private final long[] ackAt = new long[WINDOW];
+  private final boolean[] ready = new boolean[WINDOW];
+  /** The next packet whose acknowledgement is to be scheduled, and when the last one comes. */
+  private int nextAck;
+  private long lastAckAt;
+  /** When each DataNode of the pipeline last received and wrote a packet of this stream. */
+  private final long[] lastReceived;
+  private final long[] lastWritten;
+  private final long[] lastAckSent;
   private final long[][] received = new long[WINDOW][];
   private final long[][] written = new long[WINDOW][];
   private final long[] samples;
@@ -56,6 +64,9 @@ final class WriteOp implements EventQueue.Event {
       pipeline[i].enter();
     }
     this.samples = new long[placed.length];
+    this.lastReceived = new long[placed.length];
+    this.lastWritten = new long[placed.length];
+    this.lastAckSent = new long[placed.length];
     for (int i = 0; i < WINDOW; i++) {
       downstream[i] = new long[placed.length];
       received[i] = new long[placed.length];
@@ -126,25 +137,39 @@ final class WriteOp implements EventQueue.Event {
     int packet = acked + Math.floorMod(slot - acked, WINDOW);
     long bytes = bytes(packet);
     int n = pipeline.length;
+    // A DataNode handles a stream's packets in order, one thread per stream, even where the
+    // shared host's cores would finish them out of order.
     written[slot][i] = pipeline[i].write(now, bytes);
-    received[slot][i] = pipeline[i].lastReceived;
+    received[slot][i] = Math.max(pipeline[i].lastReceived, lastReceived[i]);
+    written[slot][i] = Math.max(written[slot][i], Math.max(lastWritten[i], received[slot][i]));
+    lastReceived[i] = received[slot][i];
+    lastWritten[i] = written[slot][i];
     if (i < n - 1) { // forwarded before it is written, as Hadoop does
       sim.q.at(received[slot][i] + hw.hopNanos(), this, tag(i + 2, slot));
       return;
     }
+    // Each DataNode acknowledges once it wrote the packet and read the next one's ack, and in
+    // order: after its acknowledgement of the packet before.
     long[] down = downstream[slot];
-    long ackSent = written[slot][n - 1];
+    long ackSent = Math.max(written[slot][n - 1], lastAckSent[n - 1]);
+    lastAckSent[n - 1] = ackSent;
     down[n - 1] = WriteAttribution.UNKNOWN;
     for (int k = n - 2; k >= 0; k--) {
       long ackIn = ackSent + hw.hopNanos();
       down[k] = ackIn - received[slot][k];
-      ackSent = Math.max(written[slot][k], ackIn);
+      ackSent = Math.max(Math.max(written[slot][k], ackIn), lastAckSent[k]);
+      lastAckSent[k] = ackSent;
     }
     ackAt[slot] = ackSent + hw.hopNanos();
+    ready[slot] = true;
     // Acknowledgements come back in order: a packet's waits for the one before it.
-    long prev = packet == acked ? now : ackAt[(packet - 1) % WINDOW];
-    ackAt[slot] = Math.max(ackAt[slot], prev);
-    sim.q.at(Math.max(now, ackAt[slot]), this, tag(0, slot));
+    while (nextAck < nextToSend && ready[nextAck % WINDOW]) {
+      int k = nextAck % WINDOW;
+      ready[k] = false;
+      lastAckAt = Math.max(Math.max(now, lastAckAt), ackAt[k]);
+      sim.q.at(lastAckAt, this, tag(0, k));
+      nextAck++;
+    }
   }
 
   private void acked(long now) {
@@ -201,6 +226,8 @@ final class WriteOp implements EventQueue.Event {
     long rebuilt = spare.write(sent + hw.hopNanos(), ackedBytes) + hw.hopNanos();
     gen++; // the packets in flight are sent again on the new pipeline
     nextToSend = acked;
+    nextAck = acked;
+    java.util.Arrays.fill(ready, false);
     if (rebuilt - now > d.rebuildTimeoutNanos()) { // overran: the block keeps its pipeline
       aborted++;
       sim.metrics.rebuildBytes += ackedBytes;
@@ -226,12 +253,27 @@ final class WriteOp implements EventQueue.Event {
     return out;
   }
 
+  /** Stock's first wait for a block's reports at close (its locateFollowingBlock delay). */
+  static final long STOCK_COMPLETE_RETRY_NANOS = 400_000_000L;
+  /** Curtail's (its CurtailOutputStream's first retry). */
+  static final long CURTAIL_COMPLETE_RETRY_NANOS = 25_000_000L;
+
+  /**
+   * Completes the file: a round trip to the NameNode, again after a wait (doubling) while the
+   * NameNode has not heard of a finished replica.
+   */
   private void close(long now) {
     for (DataNode d : pipeline) {
       d.leave();
     }
-    // completeFile: a round trip to the NameNode.
+    long reported = sim.cluster.reported(now, pipeline.length);
+    long wait = sim.mode == Mode.CURTAIL ? CURTAIL_COMPLETE_RETRY_NANOS
+        : STOCK_COMPLETE_RETRY_NANOS;
     long done = now + 2 * sim.hw.hopNanos();
+    while (done - sim.hw.hopNanos() < reported) {
+      done += wait + 2 * sim.hw.hopNanos();
+      wait *= 2;
+    }
     sim.metrics.record(Metrics.Op.WRITE, start, done - start);
     client.opDoneAt(done);
   }
