@@ -26,6 +26,8 @@ public final class Calibration {
       {52.9, 6979.2, 80.0, 176.4, 91.4, 176.1}, // read-throttled, 36 files
       {1748.8, 4184.0, 159.2, 620.2, 201.8, 1227.0}, // write-slow-disk, 24 files
   };
+  static final String SOURCE = "`java -jar bench/target/curtail-bench.jar -m stock,curtail,oracle"
+      + " -s read-throttled,write-slow-disk --rounds 1`, 2026-11-25 09:42 UTC, two shared cores";
   static final String[] SCENARIOS = {"read-throttled", "write-slow-disk"};
 
   /** The calibrated service times of the benchmark's host (see the class comment). */

@@ -37,6 +37,13 @@ final class Knowledge {
   private final long[] scratch;
   private final long[] window;
   long packets;
+  /**
+   * DataNodes fail-fast replaced, avoided for new blocks and spares until their memory runs
+   * out, the most recent {@code curtail.knowledge.max.avoided} (3) of them, JVM-wide as the
+   * client's {@code AvoidedNodes}.
+   */
+  private final int[] avoided = {-1, -1, -1};
+  private final long[] avoidedUntil = new long[3];
 
   Knowledge(EventQueue clock, Policy p) {
     this.policy = p;
@@ -98,6 +105,31 @@ final class Knowledge {
   /** Statistics of a window of {@code t}'s reads or writes (the caller's choice). */
   LatencyStats stats(io.curtail.client.track.LatencyWindow w, int size, double percentile) {
     return w.stats(size, percentile, window);
+  }
+
+  boolean avoided(int dn, long now) {
+    for (int i = 0; i < avoided.length; i++) {
+      if (avoided[i] == dn && now < avoidedUntil[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Remembers a DataNode fail-fast replaced; the oldest of the three is forgotten first. */
+  void avoid(DataNode dn, long now) {
+    int slot = 0;
+    for (int i = 0; i < avoided.length; i++) {
+      if (avoided[i] == dn.id) {
+        slot = i;
+        break;
+      }
+      if (avoidedUntil[i] < avoidedUntil[slot]) {
+        slot = i;
+      }
+    }
+    avoided[slot] = dn.id;
+    avoidedUntil[slot] = now + policy.knowledgeMemoryNanos();
   }
 
   int knownNodes() {

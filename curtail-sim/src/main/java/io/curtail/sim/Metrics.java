@@ -16,6 +16,7 @@ public final class Metrics {
   long hedgesDenied;
   long hedgedBytes;
   long replacements;
+  long rebuildsAborted;
   long rebuildBytes;
   long blocksWritten;
   long replicaSwitches;
@@ -91,6 +92,10 @@ public final class Metrics {
 
   public double replacementsPerBlock() {
     return blocksWritten == 0 ? 0 : (double) replacements / blocksWritten;
+  }
+
+  public long rebuildsAborted() {
+    return rebuildsAborted;
   }
 
   public long hedgesTried() {

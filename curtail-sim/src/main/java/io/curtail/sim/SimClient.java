@@ -16,9 +16,6 @@ final class SimClient implements EventQueue.Event {
   private final int host;
   private long due;
   private int done;
-  /** DataNodes fail-fast replaced, avoided for new blocks until then (the client's AvoidedNodes). */
-  private final int[] avoided = new int[3];
-  private final long[] avoidedUntil = new long[3];
 
   SimClient(Simulation sim, Knowledge knowledge, int host, long seed, long firstDue) {
     this.sim = sim;
@@ -27,7 +24,6 @@ final class SimClient implements EventQueue.Event {
     this.rnd = new SplittableRandom(seed);
     this.host = host;
     this.due = firstDue;
-    java.util.Arrays.fill(avoided, -1);
   }
 
   void start() {
@@ -62,24 +58,11 @@ final class SimClient implements EventQueue.Event {
     if (sim.mode == Mode.ORACLE && d.faulty(now)) {
       return false;
     }
-    for (int i = 0; i < avoided.length; i++) {
-      if (avoided[i] == dn && now < avoidedUntil[i]) {
-        return false;
-      }
-    }
-    return true;
+    return knowledge == null || !knowledge.avoided(dn, now);
   }
 
-  /** Remembers a DataNode fail-fast replaced, the oldest of three forgotten first. */
   void avoid(DataNode dn, long now) {
-    int oldest = 0;
-    for (int i = 1; i < avoided.length; i++) {
-      if (avoidedUntil[i] < avoidedUntil[oldest]) {
-        oldest = i;
-      }
-    }
-    avoided[oldest] = dn.id;
-    avoidedUntil[oldest] = now + knowledge.policy.knowledgeMemoryNanos();
+    knowledge.avoid(dn, now);
   }
 
   void opDone(long now) {

@@ -134,6 +134,13 @@ final class WriteOp implements EventQueue.Event {
    */
   private void reached(int i, int slot, long now) {
     Hardware hw = sim.hw;
+    if (now < lastWritten[i]) {
+      // A DataNode's receiver takes a stream's next packet once it wrote the last one (it
+      // writes as it receives): until then the packet waits in the connection, not in the
+      // DataNode's queues, and leaves with it if the pipeline is cut.
+      sim.q.at(lastWritten[i], this, tag(i + 1, slot));
+      return;
+    }
     int packet = acked + Math.floorMod(slot - acked, WINDOW);
     long bytes = bytes(packet);
     int n = pipeline.length;
@@ -230,6 +237,7 @@ final class WriteOp implements EventQueue.Event {
     java.util.Arrays.fill(ready, false);
     if (rebuilt - now > d.rebuildTimeoutNanos()) { // overran: the block keeps its pipeline
       aborted++;
+      sim.metrics.rebuildsAborted++;
       sim.metrics.rebuildBytes += ackedBytes;
       fill(now + d.rebuildTimeoutNanos());
       return;
