@@ -11,12 +11,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What one client JVM knows and shares between its clients, as the client's runtime does: the
- * client's own {@link LatencyRegistry} (bounded by {@code curtail.knowledge.max.nodes}) on the
- * simulated clock, its {@link HedgeBudget}, each DataNode's {@link HedgeBackoff} and hedge
- * threshold, and the DataNodes a packet is compared with. The pooling and refreshing glue mirrors
- * the client's {@code ReadContext}, which holds Hadoop types and threads and so cannot be driven
- * here; the rules themselves are the client's classes.
+ * What a client knows. Shared by the clients of one JVM, as the client's runtime shares them:
+ * the client's own {@link LatencyRegistry} (bounded by {@code curtail.knowledge.max.nodes}) on
+ * the simulated clock, the {@link HedgeBudget} and the DataNodes fail-fast avoids. Each client's
+ * own, as each file system's {@code ReadContext}: each DataNode's {@link HedgeBackoff} and hedge
+ * threshold, its packet count, and the DataNodes a packet is compared with. The pooling and
+ * refreshing glue mirrors {@code ReadContext}, which holds Hadoop types and threads and so cannot
+ * be driven here; the rules themselves are the client's classes.
  */
 final class Knowledge {
   /** As the client's {@code ReadContext.MAX_COMPARED_NODES}. */
@@ -42,8 +43,8 @@ final class Knowledge {
    * out, the most recent {@code curtail.knowledge.max.avoided} (3) of them, JVM-wide as the
    * client's {@code AvoidedNodes}.
    */
-  private final int[] avoided = {-1, -1, -1};
-  private final long[] avoidedUntil = new long[3];
+  private final int[] avoided;
+  private final long[] avoidedUntil;
 
   Knowledge(EventQueue clock, Policy p) {
     this.policy = p;
@@ -56,6 +57,23 @@ final class Knowledge {
     this.tailOrder = p.tailOrder();
     this.scratch = new long[MAX_COMPARED * p.readWindow()];
     this.window = new long[Math.max(p.readWindow(), p.writeWindow())];
+    this.avoided = new int[] {-1, -1, -1};
+    this.avoidedUntil = new long[3];
+  }
+
+  /** Another client of {@code jvm}'s JVM: its registry, budget and avoided DataNodes shared. */
+  Knowledge(Knowledge jvm) {
+    this.policy = jvm.policy;
+    this.registry = jvm.registry;
+    this.budget = jvm.budget;
+    this.hedging = jvm.hedging;
+    this.packetOrder = jvm.packetOrder;
+    this.startOrder = jvm.startOrder;
+    this.tailOrder = jvm.tailOrder;
+    this.scratch = jvm.scratch; // the simulation is single-threaded
+    this.window = jvm.window;
+    this.avoided = jvm.avoided;
+    this.avoidedUntil = jvm.avoidedUntil;
   }
 
   NodeTracker tracker(DataNode dn) {

@@ -29,7 +29,7 @@ public final class Main {
         --datanodes N         DataNodes [1000]
         --racks N             racks [datanodes / 20]
         --clients N           clients [datanodes]
-        --clients-per-jvm N   clients sharing a JVM's knowledge and hedge budget [10]
+        --clients-per-jvm N   clients sharing a JVM's knowledge and hedge budget [50]
         --minutes M           simulated minutes [10]
         --warmup-s S          seconds of each run not counted [60]
         --pace-ms MS          each client starts an operation every MS (an open loop) [10000]
@@ -37,8 +37,9 @@ public final class Main {
         --fraction F          share of DataNodes slow, for simulate [0.05]
         --faults D,T,S        weights of slow disks, throttled, stalls [1,1,1]
         --modes LIST          stock,stock-best,curtail,oracle [all]
-        --knowledge-nodes N   curtail.knowledge.max.nodes per JVM [64]
+        --knowledge-nodes N   curtail.knowledge.max.nodes per JVM [1024, the client's]
         --sensitivity-fraction F  the slow share the sensitivity runs use [0.1]
+        --parts LIST          study: fraction,rack,onsets,sensitivity,budget [all]
         --seed N              of every random choice; a run is a function of it [1]
         --seeds N             calibrate: seeds per scenario and mode [21]
         --out DIR             where report.md, results.csv and plots/ go [sim-results/<time>]
@@ -67,6 +68,13 @@ public final class Main {
       case "simulate" -> simulate(setup(o), o, report, out);
       case "study" -> {
         Study s = new Study(setup(o), out::println);
+        if (o.containsKey("modes")) {
+          s.modes(java.util.Arrays.stream(o.get("modes").split(",")).map(Mode::of)
+              .toArray(Mode[]::new));
+        }
+        if (o.containsKey("parts")) {
+          s.parts(java.util.Set.of(o.get("parts").split(",")));
+        }
         report.text("# Curtail simulated: " + describe(setup(o)));
         s.everything(report, Double.parseDouble(o.getOrDefault("sensitivity-fraction", "0.1")));
       }
@@ -86,6 +94,11 @@ public final class Main {
         + "Simulated: the median over " + seeds + " seeds of each run's p50 and p99 (each run as"
         + " many files as the benchmark's). Measured: " + Calibration.SOURCE + ".");
     r.table(Calibration.HEADER, rows);
+    r.text("Curtail against stock, the two modes' ratio with no healthy baseline in between:");
+    r.table(Calibration.BETWEEN_HEADER, Calibration.between);
+    for (String[] row : Calibration.between) {
+      out.println(String.join(" | ", row));
+    }
     out.println(String.join(" | ", Calibration.HEADER));
     for (String[] row : rows) {
       out.println(String.join(" | ", row));
@@ -99,7 +112,7 @@ public final class Main {
     FaultPlan faults = faults(o, f);
     for (String m : o.getOrDefault("modes", "stock,stock-best,curtail,oracle").split(",")) {
       Policy p = Policy.defaults().with("knowledge-nodes",
-          Integer.parseInt(o.getOrDefault("knowledge-nodes", "64")));
+          Integer.parseInt(o.getOrDefault("knowledge-nodes", "1024")));
       Row row = study.run("simulate", "slow share", f, s.with(faults), Mode.of(m), p);
       rows.add(row);
       out.printf("%s: %.1f s wall, %d packets, %.0f packets/s, %d events, %d MiB heap used%n",
@@ -122,7 +135,7 @@ public final class Main {
     int dns = Integer.parseInt(o.getOrDefault("datanodes", "1000"));
     int racks = Integer.parseInt(o.getOrDefault("racks", Integer.toString(Math.max(1, dns / 20))));
     int clients = Integer.parseInt(o.getOrDefault("clients", Integer.toString(dns)));
-    int perJvm = Integer.parseInt(o.getOrDefault("clients-per-jvm", "10"));
+    int perJvm = Integer.parseInt(o.getOrDefault("clients-per-jvm", "50"));
     long minutes = Long.parseLong(o.getOrDefault("minutes", "10"));
     long warmup = Long.parseLong(o.getOrDefault("warmup-s", "60"));
     long pace = Long.parseLong(o.getOrDefault("pace-ms", "10000"));

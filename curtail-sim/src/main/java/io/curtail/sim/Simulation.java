@@ -57,8 +57,32 @@ public final class Simulation {
       int jvm = c / s.clientsPerJvm();
       int host = s.clientsOnDataNodes() ? (int) ((long) jvm * cluster.size() / jvms) : -1;
       long first = stagger * c / s.clients();
-      new SimClient(this, knowledge[jvm], host, clients.nextLong(), first).start();
+      Knowledge own = knowledge[jvm] == null ? null : new Knowledge(knowledge[jvm]);
+      new SimClient(this, own, host, clients.nextLong(), first).start();
     }
+  }
+
+  /**
+   * Stops the shared host for a while every so often: the pauses of the one JVM the benchmark's
+   * cluster and clients share (its garbage collections, the machine's other tenants), which
+   * stop every DataNode and client at once. Each pause lasts an exponentially distributed time
+   * of mean {@code meanNanos}, one every {@code everyNanos} on average.
+   */
+  public Simulation pauses(long everyNanos, long meanNanos) {
+    if (cluster.host == null || everyNanos <= 0 || meanNanos <= 0) {
+      throw new IllegalArgumentException("pauses need a shared host and times > 0; got every "
+          + everyNanos + " ns, mean " + meanNanos + " ns");
+    }
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(endNanos ^ meanNanos);
+    EventQueue.Event pause = new EventQueue.Event() {
+      @Override
+      public void fire(long now, int tag) {
+        cluster.host.stallUntil(now + (long) (-Math.log(1 - rnd.nextDouble()) * meanNanos));
+        q.at(now + (long) (-Math.log(1 - rnd.nextDouble()) * everyNanos), this, 0);
+      }
+    };
+    q.at((long) (-Math.log(1 - rnd.nextDouble()) * everyNanos), pause, 0);
+    return this;
   }
 
   /** Runs to the end; returns what was measured. */

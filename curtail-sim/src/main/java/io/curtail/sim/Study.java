@@ -17,6 +17,21 @@ final class Study {
 
   private final Setup base;
   private final Consumer<String> progress;
+  private Mode[] compared = COMPARED;
+  private java.util.Set<String> parts = java.util.Set.of("fraction", "rack", "onsets",
+      "sensitivity", "budget");
+
+  /** Only these modes in the experiments that compare modes. */
+  Study modes(Mode[] m) {
+    this.compared = m;
+    return this;
+  }
+
+  /** Only these experiments. */
+  Study parts(java.util.Set<String> p) {
+    this.parts = p;
+    return this;
+  }
   private final List<Row> all = new ArrayList<>();
 
   Study(Setup base, Consumer<String> progress) {
@@ -38,7 +53,7 @@ final class Study {
   List<Row> fractions() {
     List<Row> rows = new ArrayList<>();
     for (double f : FRACTIONS) {
-      for (Mode m : COMPARED) {
+      for (Mode m : compared) {
         rows.add(run("fraction", "slow share", f, base.with(FaultPlan.mix(f)), m,
             Policy.defaults()));
       }
@@ -48,7 +63,7 @@ final class Study {
 
   List<Row> slowRack() {
     List<Row> rows = new ArrayList<>();
-    for (Mode m : COMPARED) {
+    for (Mode m : compared) {
       rows.add(run("slow-rack", "racks slow", 1, base.with(FaultPlan.mix(0).rack()), m,
           Policy.defaults()));
     }
@@ -61,7 +76,7 @@ final class Study {
     long d = base.durationNanos();
     for (int spread = 0; spread <= 1; spread++) {
       FaultPlan f = FaultPlan.mix(0.1).withOnset(d / 3, spread * d / 6, 2 * d / 3);
-      for (Mode m : COMPARED) {
+      for (Mode m : compared) {
         rows.add(run("onsets", "spread (share of run)", spread / 6.0, base.with(f), m,
             Policy.defaults()));
       }
@@ -85,6 +100,28 @@ final class Study {
 
   /** Every experiment, written as a report in {@code out}. */
   void everything(Report r, double sensitivityFraction) throws IOException {
+    if (parts.contains("fraction")) {
+      fractionSection(r);
+    }
+    if (parts.contains("rack")) {
+      r.text("## A slow rack\n\nEvery DataNode of the first rack has one of the three faults.");
+      r.rows(slowRack());
+    }
+    if (parts.contains("onsets")) {
+      r.text("## Correlated onsets\n\n10% of DataNodes turn slow a third into the run and heal"
+          + " at two thirds: all at once (spread 0), or their onsets spread over a sixth of the"
+          + " run.");
+      r.rows(onsets());
+    }
+    if (parts.contains("sensitivity")) {
+      sensitivitySection(r, sensitivityFraction);
+    }
+    if (parts.contains("budget")) {
+      budgetSection(r);
+    }
+  }
+
+  private void fractionSection(Report r) throws IOException {
     r.text("## p99 and extra load against the share of slow DataNodes\n\nThe benchmark's three"
         + " faults in equal parts (slow disk, throttled, stalls) on a random share of"
         + " DataNodes for the whole run.");
@@ -103,11 +140,9 @@ final class Study {
     r.plot("fraction-replacements", "replacements per block vs slow share",
         "share of DataNodes slow", "replacements per block", f,
         x -> x.m().replacementsPerBlock());
-    r.text("## A slow rack\n\nEvery DataNode of the first rack has one of the three faults.");
-    r.rows(slowRack());
-    r.text("## Correlated onsets\n\n10% of DataNodes turn slow a third into the run and heal at"
-        + " two thirds: all at once (spread 0), or their onsets spread over a sixth of the run.");
-    r.rows(onsets());
+  }
+
+  private void sensitivitySection(Report r, double sensitivityFraction) throws IOException {
     r.text("## Sensitivity to each threshold\n\nCurtail at " + (int) (100 * sensitivityFraction)
         + "% slow, one threshold varied at a time, the others at the client's defaults.");
     double[][] values = {{0.9, 0.95, 0.99}, {1.5, 2, 3, 5, 8}, {10, 20, 50, 100},
@@ -125,6 +160,9 @@ final class Study {
         sensitivityFraction, Mode.STOCK_BEST);
     r.text("stock-best's static hedging threshold (Hadoop's hedged reads, positional reads only):");
     r.rows(sb);
+  }
+
+  private void budgetSection(Report r) throws IOException {
     r.text("## The hedge budget where many DataNodes are slow\n\nCurtail at 30% slow.");
     List<Row> b = sensitivity("budget", new double[] {0.01, 0.03, 0.1, 0.3, 1}, 0.3,
         Mode.CURTAIL);
