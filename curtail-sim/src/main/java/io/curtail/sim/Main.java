@@ -40,6 +40,9 @@ public final class Main {
         --knowledge-nodes N   curtail.knowledge.max.nodes per JVM [1024, the client's]
         --sensitivity-fraction F  the slow share the sensitivity runs use [0.1]
         --parts LIST          study: fraction,rack,onsets,sensitivity,budget [all]
+        --shared-file-system true   a JVM's clients share one file system's read state
+                              (thresholds, backoffs), as threads sharing Hadoop's cached
+                              FileSystem do [each client its own]
         --seed N              of every random choice; a run is a function of it [1]
         --seeds N             calibrate: seeds per scenario and mode [21]
         --out DIR             where report.md, results.csv and plots/ go [sim-results/<time>]
@@ -67,7 +70,8 @@ public final class Main {
       case "calibrate" -> calibrate(report, Integer.parseInt(o.getOrDefault("seeds", "21")), out);
       case "simulate" -> simulate(setup(o), o, report, out);
       case "study" -> {
-        Study s = new Study(setup(o), out::println);
+        Study s = new Study(setup(o), out::println)
+            .sharedFileSystem(o.containsKey("shared-file-system"));
         if (o.containsKey("modes")) {
           s.modes(java.util.Arrays.stream(o.get("modes").split(",")).map(Mode::of)
               .toArray(Mode[]::new));
@@ -107,7 +111,8 @@ public final class Main {
 
   private static void simulate(Setup s, Map<String, String> o, Report r, PrintStream out) {
     List<Row> rows = new ArrayList<>();
-    Study study = new Study(s, out::println);
+    Study study = new Study(s, out::println)
+        .sharedFileSystem(o.containsKey("shared-file-system"));
     double f = Double.parseDouble(o.getOrDefault("fraction", "0.05"));
     FaultPlan faults = faults(o, f);
     for (String m : o.getOrDefault("modes", "stock,stock-best,curtail,oracle").split(",")) {

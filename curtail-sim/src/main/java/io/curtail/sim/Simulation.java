@@ -28,6 +28,16 @@ public final class Simulation {
    * @param policy the client's thresholds
    */
   public Simulation(Setup s, Mode mode, Policy policy) {
+    this(s, mode, policy, false);
+  }
+
+  /**
+   * @param sharedFileSystem whether a JVM's clients share one file system (threads of one
+   *     application with Hadoop's cached {@code FileSystem}), and so its read state: thresholds,
+   *     backoffs, packet count, the DataNodes compared; else each client is a file system of its
+   *     own, sharing only the JVM's registry, budget and avoided DataNodes
+   */
+  public Simulation(Setup s, Mode mode, Policy policy, boolean sharedFileSystem) {
     this.hw = s.hw();
     this.mode = mode;
     this.policy = policy;
@@ -57,7 +67,8 @@ public final class Simulation {
       int jvm = c / s.clientsPerJvm();
       int host = s.clientsOnDataNodes() ? (int) ((long) jvm * cluster.size() / jvms) : -1;
       long first = stagger * c / s.clients();
-      Knowledge own = knowledge[jvm] == null ? null : new Knowledge(knowledge[jvm]);
+      Knowledge own = knowledge[jvm] == null || sharedFileSystem ? knowledge[jvm]
+          : new Knowledge(knowledge[jvm]);
       new SimClient(this, own, host, clients.nextLong(), first).start();
     }
   }

@@ -21,6 +21,14 @@ final class Study {
   private java.util.Set<String> parts = java.util.Set.of("fraction", "rack", "onsets",
       "sensitivity", "budget");
 
+  private boolean sharedFileSystem;
+
+  /** A JVM's clients share one file system (see {@link Simulation}). */
+  Study sharedFileSystem(boolean shared) {
+    this.sharedFileSystem = shared;
+    return this;
+  }
+
   /** Only these modes in the experiments that compare modes. */
   Study modes(Mode[] m) {
     this.compared = m;
@@ -41,7 +49,7 @@ final class Study {
 
   Row run(String experiment, String variable, double value, Setup s, Mode mode, Policy p) {
     long t0 = System.nanoTime();
-    Simulation sim = new Simulation(s, mode, p);
+    Simulation sim = new Simulation(s, mode, p, sharedFileSystem);
     Metrics m = sim.run();
     double wall = (System.nanoTime() - t0) / 1e9;
     Row r = new Row(experiment, variable, value, mode.label(), m, wall, sim.eventsFired());
