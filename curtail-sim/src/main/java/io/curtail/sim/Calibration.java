@@ -13,7 +13,7 @@ import java.util.List;
  * are queues of their own (the slow disk's FIFO sleeps, the throttle sleeps; neither uses a
  * core). Its {@code oracle} is the stock client with the fault not injected, here stock on a
  * healthy cluster ({@code healthy}). The service times were fitted on that healthy mode alone
- * (its p50 per scenario: 86 and 216 ms simulated against 91 and 202 measured), so the fault
+ * (its p50 per scenario: 86 and 209 ms simulated against 91 and 202 measured), so the fault
  * modes' figures are predictions, not fits. The JVM's pauses (one every 0.5 s on average, of
  * 40 ms on average) stand for what makes the benchmark's healthy files vary; they were set by
  * eye from three tries, and the simulated healthy tail is still shorter than the measured one.
