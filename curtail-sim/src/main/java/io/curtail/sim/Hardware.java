@@ -1,0 +1,53 @@
+package io.curtail.sim;
+
+/**
+ * Service times of a healthy DataNode and of the network: each access costs an overhead plus its
+ * bytes at a rate. The defaults are the calibration's (see the README's simulator section): a
+ * 64 KiB packet written through a loopback pipeline takes about a millisecond on the benchmark's
+ * machine, and the rest was fitted on the healthy mode ({@code oracle}) of the benchmark's runs.
+ *
+ * @param diskBytesPerSec disk transfer rate
+ * @param diskOpNanos disk overhead per access (a seek, a system call)
+ * @param netBytesPerSec one direction of a DataNode's network interface
+ * @param netOpNanos per-packet overhead of the interface (and the DataNode's thread)
+ * @param hopNanos one-way latency between two hosts
+ * @param clientPacketNanos what a client spends on a packet (checksums, copies)
+ * @param jitter the random share of each healthy service time, in [0, 1]: a service takes
+ *     {@code (1 - jitter) + jitter × X} times its mean, X exponential of mean 1
+ * @param reportNanos mean time a DataNode takes to tell the NameNode it finished a block (its
+ *     incremental block report), exponentially distributed; a close that comes sooner waits
+ */
+public record Hardware(long diskBytesPerSec, long diskOpNanos, long netBytesPerSec,
+    long netOpNanos, long hopNanos, long clientPacketNanos, double jitter, long reportNanos) {
+
+  public Hardware {
+    if (diskBytesPerSec <= 0 || netBytesPerSec <= 0 || diskOpNanos < 0 || netOpNanos < 0
+        || hopNanos < 0 || clientPacketNanos < 0 || !(jitter >= 0 && jitter <= 1)
+        || reportNanos < 0) {
+      throw new IllegalArgumentException("rates must be > 0 and times >= 0; got " + this);
+    }
+  }
+
+  /**
+   * A datacentre: disks at 200 MB/s with a 0.1 ms overhead, 10 Gb/s links, 50 us a hop, half
+   * of each service time random; block reports in time for every close (so that stock's 400 ms
+   * close retry, which has nothing to do with slow DataNodes, does not blur what does).
+   */
+  public static Hardware datacentre() {
+    return new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 50_000L, 0.5,
+        0);
+  }
+
+  /** {@code mean} with this hardware's jitter, {@code u} uniform in (0, 1]. */
+  long jittered(long mean, double u) {
+    return jitter == 0 ? mean : (long) (mean * ((1 - jitter) - jitter * Math.log(u)));
+  }
+
+  public long diskNanos(long bytes) {
+    return diskOpNanos + bytes * 1_000_000_000L / diskBytesPerSec;
+  }
+
+  public long netNanos(long bytes) {
+    return netOpNanos + bytes * 1_000_000_000L / netBytesPerSec;
+  }
+}

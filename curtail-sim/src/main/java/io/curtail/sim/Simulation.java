@@ -1,0 +1,113 @@
+package io.curtail.sim;
+
+import java.util.SplittableRandom;
+
+/**
+ * One run: a cluster, its faults, clients in JVMs and one mode, on one {@link EventQueue}.
+ * Deterministic for a seed: every random choice comes from generators split from it, and the
+ * queue fires simultaneous events in the order they were scheduled.
+ */
+public final class Simulation {
+  /** Hadoop's default packet: 64 KiB of data. */
+  static final long PACKET_BYTES = 64 * 1024;
+
+  final EventQueue q = new EventQueue();
+  final Cluster cluster;
+  final Hardware hw;
+  final Mode mode;
+  final Policy policy;
+  final Workload workload;
+  final Metrics metrics = new Metrics();
+  final int[][] catalogue;
+  final long endNanos;
+  long packets;
+
+  /**
+   * @param s what to simulate
+   * @param mode how clients choose
+   * @param policy the client's thresholds
+   */
+  public Simulation(Setup s, Mode mode, Policy policy) {
+    this(s, mode, policy, false);
+  }
+
+  /**
+   * @param sharedFileSystem whether a JVM's clients share one file system (threads of one
+   *     application with Hadoop's cached {@code FileSystem}), and so its read state: thresholds,
+   *     backoffs, packet count, the DataNodes compared; else each client is a file system of its
+   *     own, sharing only the JVM's registry, budget and avoided DataNodes
+   */
+  public Simulation(Setup s, Mode mode, Policy policy, boolean sharedFileSystem) {
+    this.hw = s.hw();
+    this.mode = mode;
+    this.policy = policy;
+    this.workload = s.workload();
+    this.endNanos = s.durationNanos();
+    this.metrics.recordFrom = s.warmupNanos();
+    this.cluster = new Cluster(s.datanodes(), s.racks(), hw, s.hostCores(), s.seed() * 31 + 7);
+    SplittableRandom root = new SplittableRandom(s.seed());
+    SplittableRandom faults = root.split();
+    SplittableRandom files = root.split();
+    SplittableRandom clients = root.split();
+    for (var f : s.faults().assign(cluster, faults)) {
+      cluster.nodes[f.dn()].fault(f.fault());
+    }
+    this.catalogue = new int[Math.max(1, s.files())][];
+    for (int i = 0; i < catalogue.length; i++) {
+      int writer = s.clientsOnDataNodes() ? files.nextInt(cluster.size()) : -1;
+      catalogue[i] = cluster.place(writer, files, Cluster.Eligible.ANY);
+    }
+    int jvms = (s.clients() + s.clientsPerJvm() - 1) / s.clientsPerJvm();
+    Knowledge[] knowledge = new Knowledge[jvms];
+    for (int j = 0; j < jvms; j++) {
+      knowledge[j] = mode == Mode.CURTAIL ? new Knowledge(q, policy) : null;
+    }
+    long stagger = workload.paceNanos() > 0 ? workload.paceNanos() : 1_000_000L;
+    for (int c = 0; c < s.clients(); c++) {
+      int jvm = c / s.clientsPerJvm();
+      int host = s.clientsOnDataNodes() ? (int) ((long) jvm * cluster.size() / jvms) : -1;
+      long first = stagger * c / s.clients();
+      Knowledge own = knowledge[jvm] == null || sharedFileSystem ? knowledge[jvm]
+          : new Knowledge(knowledge[jvm]);
+      new SimClient(this, own, host, clients.nextLong(), first).start();
+    }
+  }
+
+  /**
+   * Stops the shared host for a while every so often: the pauses of the one JVM the benchmark's
+   * cluster and clients share (its garbage collections, the machine's other tenants), which
+   * stop every DataNode and client at once. Each pause lasts an exponentially distributed time
+   * of mean {@code meanNanos}, one every {@code everyNanos} on average.
+   */
+  public Simulation pauses(long everyNanos, long meanNanos) {
+    if (cluster.host == null || everyNanos <= 0 || meanNanos <= 0) {
+      throw new IllegalArgumentException("pauses need a shared host and times > 0; got every "
+          + everyNanos + " ns, mean " + meanNanos + " ns");
+    }
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(endNanos ^ meanNanos);
+    EventQueue.Event pause = new EventQueue.Event() {
+      @Override
+      public void fire(long now, int tag) {
+        cluster.host.stallUntil(now + (long) (-Math.log(1 - rnd.nextDouble()) * meanNanos));
+        q.at(now + (long) (-Math.log(1 - rnd.nextDouble()) * everyNanos), this, 0);
+      }
+    };
+    q.at((long) (-Math.log(1 - rnd.nextDouble()) * everyNanos), pause, 0);
+    return this;
+  }
+
+  /** Runs to the end; returns what was measured. */
+  public Metrics run() {
+    q.runUntil(endNanos);
+    metrics.packets = packets;
+    return metrics;
+  }
+
+  public long eventsFired() {
+    return q.fired();
+  }
+
+  double meanActive() {
+    return cluster.meanActive();
+  }
+}

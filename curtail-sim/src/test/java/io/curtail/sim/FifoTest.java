@@ -1,0 +1,94 @@
+package io.curtail.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The FIFO identity on hand-worked cases: departure = max(arrival, previous departure) + service. */
+class FifoTest {
+  @Test
+  void oneServerQueuesWhatArrivesWhileBusy() {
+    Fifo f = new Fifo();
+    assertEquals(15, f.serve(10, 5), "idle: starts at once, 10 + 5");
+    assertEquals(22, f.serve(12, 7), "arrives at 12 while busy until 15: 15 + 7");
+    assertEquals(25, f.serve(22, 3), "arrives as the last leaves: 22 + 3");
+    assertEquals(104, f.serve(100, 4), "idle again: 100 + 4");
+    assertEquals(19, f.busyNanos());
+    assertEquals(4, f.served());
+    assertEquals(3, f.backlog(101), "at 101 a newcomer would wait until 104");
+    assertEquals(0, f.backlog(104));
+  }
+
+  @Test
+  void twoServersTakeWhicheverIsFreeFirst() {
+    Fifo f = new Fifo(2);
+    assertEquals(10, f.serve(0, 10), "server A: 0..10");
+    assertEquals(4, f.serve(0, 4), "server B: 0..4");
+    assertEquals(7, f.serve(1, 3), "B free first, at 4: 4..7");
+    assertEquals(12, f.serve(2, 5), "B free at 7, before A at 10: 7..12");
+    assertEquals(13, f.serve(2, 3), "A free at 10: 10..13");
+  }
+
+  @Test
+  void aStallHoldsWhatHasNotStarted() {
+    Fifo f = new Fifo();
+    assertEquals(5, f.serve(0, 5));
+    f.stallUntil(50);
+    assertEquals(52, f.serve(10, 2), "arrives at 10 during the stall: starts at 50");
+    f.stallUntil(40);
+    assertEquals(54, f.serve(52, 2), "a stall already over changes nothing");
+  }
+
+  @Test
+  void serviceTimesComeFromTheRatesAndOverheads() {
+    // 64 KiB at 200 MB/s is 327,680 ns, plus 100,000 ns overhead; on the wire at 1.25 GB/s,
+    // 52,428 ns plus 20,000.
+    Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
+    assertEquals(427_680, hw.diskNanos(65_536));
+    assertEquals(72_428, hw.netNanos(65_536));
+  }
+
+  @Test
+  void aHealthyDataNodeReadsThenSends() {
+    Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
+    DataNode dn = new DataNode(0, 0, hw, new long[1], null, 1);
+    assertEquals(427_680 + 72_428, dn.read(0, 65_536), "disk 0..427,680, then the wire");
+    // a second read at 0 waits for the disk (until 427,680), then for the wire (free at
+    // 500,108 when its disk part ends at 855,360)
+    assertEquals(855_360 + 72_428, dn.read(0, 65_536));
+  }
+
+  @Test
+  void aSlowDiskIsAFifoAtTenMillisecondsAPacketFromItsOnset() {
+    Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
+    DataNode dn = new DataNode(0, 0, hw, new long[1], null, 1);
+    dn.fault(Fault.slowDisk(1_000, 1_000_000_000L));
+    assertEquals(500_108, dn.write(0, 65_536), "before the onset: in at 72,428, written + 427,680");
+    assertEquals(72_428, dn.lastReceived);
+    assertEquals(10_500_108, dn.write(2_000, 65_536),
+        "after it: in at 144,856 (the wire busy until 72,428), the disk free at 500,108, + 10 ms");
+    assertEquals(144_856, dn.lastReceived);
+    assertEquals(20_500_108, dn.write(3_000, 65_536), "and the next waits its turn: + 10 ms");
+  }
+
+  @Test
+  void aThrottledDataNodeSendsAtItsRate() {
+    Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
+    DataNode dn = new DataNode(0, 0, hw, new long[1], null, 1);
+    dn.fault(Fault.throttled(0, 1_000_000_000L));
+    // 64 KiB at 2 MiB/s is 1/32 s: 31,250,000 ns, after the disk's 427,680
+    assertEquals(427_680 + 31_250_000, dn.read(0, 65_536));
+    assertEquals(427_680 + 2 * 31_250_000, dn.read(0, 65_536), "the wire is the bottleneck");
+  }
+
+  @Test
+  void aStallingDiskStopsForItsStallThenServes() {
+    Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
+    DataNode dn = new DataNode(0, 0, hw, new long[1], null, 1);
+    dn.fault(Fault.stalls(0, 100_000_000_000L)); // 1.5 s every 4 s from 0
+    assertEquals(1_500_000_000L + 427_680 + 72_428, dn.read(1_000_000_000L, 65_536),
+        "asked 1 s into a stall: served when it ends at 1.5 s");
+    assertEquals(2_000_000_000L + 427_680 + 72_428, dn.read(2_000_000_000L, 65_536),
+        "between stalls: at once");
+  }
+}
