@@ -74,6 +74,26 @@ class LatencyRegistryTest {
   }
 
   @Test
+  void overTheBoundItEvictsAnEighthSoNewNodesDoNotSortEachTime() {
+    LatencyRegistry r = new LatencyRegistry(clock::get, 64, EXPIRY, EXPIRY);
+    for (int i = 1; i <= 64; i++) {
+      r.tracker(dn(i));
+      clock.incrementAndGet();
+    }
+    assertEquals(64, r.size());
+    r.tracker(dn(65)); // over: down to 56, the 9 least recently active gone
+    assertEquals(56, r.size());
+    assertNull(r.peek(dn(9)));
+    assertNotNull(r.peek(dn(10)));
+    assertNotNull(r.peek(dn(65)));
+    for (int i = 66; i <= 73; i++) {
+      clock.incrementAndGet();
+      r.tracker(dn(i)); // room for eight more without a sweep
+    }
+    assertEquals(64, r.size());
+  }
+
+  @Test
   void aBusyFlagCountsUntilItsMemoryRunsOut() {
     LatencyRegistry r = new LatencyRegistry(clock::get, 10, EXPIRY, 100);
     NodeTracker t = r.tracker(dn(1));
