@@ -5,11 +5,15 @@ import io.curtail.client.conf.CurtailKey;
 import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.conf.InvalidConfigException;
 import io.curtail.client.metrics.ClientMetrics;
+import io.curtail.client.read.CellReads;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
+import io.curtail.client.read.striped.StripedInputStream;
+import io.curtail.client.read.striped.StripedReads;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
+import io.curtail.client.stream.CurtailDataInputStream;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.RepairHook;
@@ -86,6 +90,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private CurtailConfig curtail;
   private CurtailRuntime runtime;
   private ReadContext reads;
+  /** Curtail's reads of erasure-coded files; null where they keep stock's stream. */
+  private StripedReads stripedReads;
   private WriteContext writes;
   private StatsLog stats;
   private Streams streams;
@@ -126,6 +132,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
           TimeUnit.MILLISECONDS.toNanos(sockets.getSocketCacheExpiry()));
       reads = new ReadContext(parsed, runtime, factory, connections,
           Scheduler.daemon(name + "-hedge-watchdog"));
+      if (parsed.readStriped()) {
+        stripedReads = new StripedReads(new CellReads(reads), conf);
+      }
     }
     if (parsed.writeFailFastEnabled()) {
       writes = new WriteContext(parsed, conf, getClient(), runtime, factory,
@@ -169,6 +178,11 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    */
   public CurtailRuntime runtime() {
     return runtime;
+  }
+
+  /** What this client's erasure-coded reads read around slow cells; null where stock's read. */
+  public StripedReads stripedReads() {
+    return stripedReads;
   }
 
   /** Hedges this client started; 0 with hedging off. */
@@ -368,7 +382,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       DFSInputStream metadata = getClient().open(src, bufferSize, verifyChecksum);
       try {
         if (metadata instanceof DFSStripedInputStream) {
-          return getClient().createWrappedInputStream(metadata);
+          StripedInputStream striped = stripedReads == null ? null
+              : stripedReads.open(getClient(), src, metadata, verifyChecksum, statistics);
+          return striped == null ? getClient().createWrappedInputStream(metadata)
+              : new CurtailDataInputStream(metadata, striped);
         }
         CurtailInputStream in = new CurtailInputStream(reads, getClient(), getConf(), src,
             metadata, verifyChecksum, statistics);

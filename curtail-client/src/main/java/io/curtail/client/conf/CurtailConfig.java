@@ -32,6 +32,7 @@ public final class CurtailConfig {
   private final long minSlowdownNanos;
   private final long readMinSlowdownNanos;
   private final boolean useDataNodeReports;
+  private final boolean readStriped;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
   private final int readHedgingMaxInFlight;
@@ -90,6 +91,7 @@ public final class CurtailConfig {
     readMinSlowdownNanos = TimeUnit.MILLISECONDS.toNanos(
         r.longIn(CurtailKey.READ_MIN_SLOWDOWN_MS, 0, TimeUnit.HOURS.toMillis(1)));
     useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
+    readStriped = r.bool(CurtailKey.READ_STRIPED);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
     readHedgingMaxInFlight = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT, 1, 1024);
@@ -202,6 +204,11 @@ public final class CurtailConfig {
 
   public boolean useDataNodeReports() {
     return useDataNodeReports;
+  }
+
+  /** Whether erasure-coded files are read by Curtail's striped reader (with hedging on). */
+  public boolean readStriped() {
+    return readStriped;
   }
 
   public int readHedgingMaxRetries() {
@@ -325,7 +332,7 @@ public final class CurtailConfig {
         + ", maxAttempts=" + writeFailFastMaxAttempts
         + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
         + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
-        + ", reports=" + useDataNodeReports
+        + ", reports=" + useDataNodeReports + ", striped=" + readStriped
         + ", hedgeRetries=" + readHedgingMaxRetries
         + ", hedgeBackoffPackets=" + readHedgingBackoffPackets
         + ", hedgesInFlight=" + readHedgingMaxInFlight + "/" + readHedgingMaxInFlightPerDataNode
