@@ -64,8 +64,9 @@ import org.slf4j.LoggerFactory;
  * value. With every technique off it is the stock {@link DistributedFileSystem}.
  *
  * <p>With hedging on ({@code curtail.read.hedging} {@code static} or {@code smart}), {@code open}
- * and the {@code openFile} builder return Curtail's {@link CurtailInputStream}, except for
- * erasure-coded files, which keep the stock stream. A file in an encryption zone is read by
+ * and the {@code openFile} builder return Curtail's {@link CurtailInputStream}; erasure-coded
+ * files Curtail's {@link StripedInputStream} with {@code curtail.read.striped} on, else stock's
+ * (and always while being written or encrypted). A file in an encryption zone is read by
  * Curtail's stream inside Hadoop's crypto stream, as stock wraps its own. With checksum
  * verification off ({@link #setVerifyChecksum}{@code (false)}, as HBase reads its HFiles),
  * Curtail's stream asks the DataNodes for no checksums and checks none, as stock's does, and

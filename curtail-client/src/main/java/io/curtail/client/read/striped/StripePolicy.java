@@ -76,6 +76,40 @@ final class StripePolicy {
   private StripePolicy() {}
 
   /**
+   * {@code cells} with those in flight judged: a cell being read is late when its packet is
+   * later than its DataNode's hedge threshold while the stripe shows the lateness is its own, not
+   * the client's or every DataNode's: another cell of the stripe arrived, or got a packet within
+   * that threshold. A cell alone in flight is judged by the threshold alone, which is itself
+   * relative to the other DataNodes the client reads from (paper §4.3).
+   *
+   * @param sinceProgressNanos how long ago each cell in flight started or got its last packet
+   * @param thresholdNanos each cell in flight's hedge threshold
+   */
+  static Cell[] judge(Cell[] cells, long[] sinceProgressNanos, long[] thresholdNanos) {
+    Cell[] judged = cells.clone();
+    int inFlight = 0;
+    boolean anyArrived = false;
+    for (Cell c : cells) {
+      inFlight += c == Cell.READING ? 1 : 0;
+      anyArrived |= c == Cell.ARRIVED;
+    }
+    for (int i = 0; i < cells.length; i++) {
+      if (cells[i] != Cell.READING || sinceProgressNanos[i] <= thresholdNanos[i]) {
+        continue;
+      }
+      boolean othersMove = anyArrived || inFlight == 1;
+      for (int j = 0; j < cells.length && !othersMove; j++) {
+        othersMove = j != i && cells[j] == Cell.READING
+            && sinceProgressNanos[j] <= thresholdNanos[i];
+      }
+      if (othersMove) {
+        judged[i] = Cell.LATE;
+      }
+    }
+    return judged;
+  }
+
+  /**
    * @param k data cells per stripe; {@code cells} holds those first, then the parity cells
    * @param asked which data cells hold bytes the read asked for
    * @param avoid which cells' DataNodes are known slow (read only when nothing else will do)

@@ -170,39 +170,17 @@ final class StripeRead {
     }
   }
 
-  /**
-   * The cells' states with those in flight judged: a cell is late when its packet is later than
-   * its DataNode's hedge threshold while the stripe shows the lateness is its own, not the
-   * client's or every DataNode's: another cell of the stripe arrived, or got a packet within that
-   * threshold. A cell alone in flight is judged by the threshold alone, which is itself relative
-   * to the other DataNodes this client reads from.
-   */
+  /** The cells' states, those in flight judged late or not ({@link StripePolicy#judge}). */
   private Cell[] late(long now) {
-    Cell[] seen = state.clone();
-    int inFlight = 0;
-    boolean anyArrived = false;
-    for (Cell c : state) {
-      inFlight += c == Cell.READING ? 1 : 0;
-      anyArrived |= c == Cell.ARRIVED;
-    }
-    for (int i = 0; i < seen.length; i++) {
-      if (seen[i] != Cell.READING) {
-        continue;
-      }
-      long threshold = reads.cells.thresholdNanos(reading[i].tracker());
-      if (now - reading[i].lastProgressNanos() <= threshold) {
-        continue;
-      }
-      boolean othersMove = anyArrived || inFlight == 1;
-      for (int j = 0; j < seen.length && !othersMove; j++) {
-        othersMove = j != i && state[j] == Cell.READING
-            && now - reading[j].lastProgressNanos() <= threshold;
-      }
-      if (othersMove) {
-        seen[i] = Cell.LATE;
+    long[] sinceProgress = new long[state.length];
+    long[] threshold = new long[state.length];
+    for (int i = 0; i < state.length; i++) {
+      if (state[i] == Cell.READING) {
+        sinceProgress[i] = now - reading[i].lastProgressNanos();
+        threshold[i] = reads.cells.thresholdNanos(reading[i].tracker());
       }
     }
-    return seen;
+    return StripePolicy.judge(state, sinceProgress, threshold);
   }
 
   private void start(int i, boolean aroundRead) {

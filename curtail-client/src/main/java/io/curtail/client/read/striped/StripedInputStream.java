@@ -4,9 +4,12 @@ import io.curtail.client.read.PositionalInputStream;
 import io.curtail.client.stream.HdfsInput;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -103,23 +106,81 @@ public final class StripedInputStream extends PositionalInputStream implements H
 
   /**
    * Reads file bytes [{@code at}, {@code at + n}) into {@code dst} from {@code off}; they lie in
-   * one stripe.
+   * one stripe. A range of part of one cell, or of whole cells, is one {@link StripeRead}; any
+   * other (a 1 MiB read across two cells) is cut into such pieces, read at once, so that no cell
+   * is read beyond what was asked for while every one is on time.
    */
   private void readStripe(long at, int n, byte[] dst, int off) throws IOException {
     LocatedStripedBlock group = groupAt(at);
     long inGroup = at - group.getStartOffset();
     long index = inGroup / stripeBytes;
     int a = (int) (inGroup % stripeBytes);
+    List<int[]> pieces = pieces(a, a + n, policy.getCellSize());
+    List<Future<?>> others = new ArrayList<>();
     try {
-      new StripeRead(reads, client, file, policy, group, index, a, a + n, verifyChecksum)
+      for (int i = 1; i < pieces.size(); i++) {
+        int[] p = pieces.get(i);
+        others.add(reads.cells.threads().submit(() -> {
+          readPiece(group, index, p[0], p[1], dst, off + p[0] - a);
+          return null;
+        }));
+      }
+      int[] p = pieces.get(0);
+      readPiece(group, index, p[0], p[1], dst, off + p[0] - a);
+      for (Future<?> f : others) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted reading " + file + " at " + at);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException ? (IOException) e.getCause()
+          : new IOException("reading " + file + " at " + at, e.getCause());
+    } finally {
+      for (Future<?> f : others) {
+        f.cancel(true);
+      }
+    }
+  }
+
+  /**
+   * Stripe bytes [{@code a}, {@code b}) cut where the cells read would differ in range: a part
+   * of the first cell, the whole cells, a part of the last.
+   */
+  static List<int[]> pieces(int a, int b, int cell) {
+    List<int[]> out = new ArrayList<>(3);
+    if (a / cell == (b - 1) / cell) {
+      out.add(new int[] {a, b});
+      return out;
+    }
+    int from = a;
+    if (a % cell != 0) {
+      from = (a / cell + 1) * cell;
+      out.add(new int[] {a, from});
+    }
+    int to = b % cell == 0 ? b : (b - 1) / cell * cell;
+    if (to > from) {
+      out.add(new int[] {from, to});
+    }
+    if (to < b) {
+      out.add(new int[] {Math.max(to, from), b});
+    }
+    return out;
+  }
+
+  /** Reads stripe bytes [a, b), one {@link StripeRead}; again once, relocated, if it fails. */
+  private void readPiece(LocatedStripedBlock group, long index, int a, int b, byte[] dst,
+      int off) throws IOException {
+    try {
+      new StripeRead(reads, client, file, policy, group, index, a, b, verifyChecksum)
           .readInto(dst, off);
-    } catch (java.io.InterruptedIOException e) {
+    } catch (InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
       LOG.info("Locating a block group again file={} block={} stripe={} reason={}", file,
           group.getBlock(), index, e.toString());
-      new StripeRead(reads, client, file, policy, relocate(group), index, a, a + n,
-          verifyChecksum).readInto(dst, off);
+      new StripeRead(reads, client, file, policy, relocate(group), index, a, b, verifyChecksum)
+          .readInto(dst, off);
     }
   }
 

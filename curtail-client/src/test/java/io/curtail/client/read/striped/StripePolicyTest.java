@@ -90,4 +90,32 @@ class StripePolicyTest {
     Decision d = decide(ALL, NONE_SLOW, ARRIVED, FAILED, FAILED, FAILED, ARRIVED);
     assertEquals(Outcome.LOST, d.outcome);
   }
+
+  private static final long MS = 1_000_000;
+
+  @Test
+  void aCellIsLateOnlyPastItsThresholdWhileAnotherMoves() {
+    Cell[] cells = {READING, READING, READING, IDLE, IDLE};
+    long[] threshold = {25 * MS, 25 * MS, 25 * MS, 0, 0};
+    // Cell 1 silent 25 ms, exactly its threshold: on time. One tick more: late, as cell 0 moves.
+    assertArrayEquals(cells, StripePolicy.judge(cells, new long[] {1 * MS, 25 * MS, 2 * MS, 0, 0},
+        threshold));
+    assertArrayEquals(new Cell[] {READING, LATE, READING, IDLE, IDLE},
+        StripePolicy.judge(cells, new long[] {1 * MS, 25 * MS + 1, 2 * MS, 0, 0}, threshold));
+  }
+
+  @Test
+  void everyCellSilentIsTheClientsPauseNotADataNodes() {
+    Cell[] cells = {READING, READING, READING, IDLE, IDLE};
+    long[] threshold = {25 * MS, 25 * MS, 25 * MS, 0, 0};
+    assertArrayEquals(cells, StripePolicy.judge(cells, new long[] {40 * MS, 30 * MS, 26 * MS, 0,
+        0}, threshold), "all silent together: nobody is late");
+  }
+
+  @Test
+  void aCellArrivedShowsTheOthersLateness() {
+    Cell[] cells = {ARRIVED, READING, IDLE, IDLE, IDLE};
+    assertArrayEquals(new Cell[] {ARRIVED, LATE, IDLE, IDLE, IDLE}, StripePolicy.judge(cells,
+        new long[] {0, 30 * MS, 0, 0, 0}, new long[] {0, 25 * MS, 0, 0, 0}));
+  }
 }
