@@ -178,6 +178,27 @@ class StripedReadTest {
   }
 
   @Test
+  void seeksAndTheEndOfTheFileAnswerAsStocks() throws IOException {
+    Path p = file("XOR-2-1-1024k", 5);
+    try (CurtailDistributedFileSystem fs = curtail(); FSDataInputStream in = fs.open(p);
+        FSDataInputStream stockIn = stock.open(p)) {
+      long[] seeks = {LENGTH - 10, 3L * MIB - 1, 0, 2L * MIB + 7, LENGTH};
+      for (long at : seeks) {
+        in.seek(at);
+        stockIn.seek(at);
+        byte[] got = new byte[100];
+        byte[] want = new byte[100];
+        assertEquals(stockIn.read(want), in.read(got), "read after a seek to " + at);
+        assertArrayEquals(want, got, "bytes after a seek to " + at);
+        assertEquals(stockIn.getPos(), in.getPos(), "position after reading at " + at);
+      }
+      assertEquals(-1, in.read(LENGTH, new byte[10], 0, 10), "pread at the end of the file");
+      assertEquals(-1, in.read(), "read at the end of the file");
+      assertEquals(stockIn.available(), in.available(), "available at the end of the file");
+    }
+  }
+
+  @Test
   void dataNodeKilledMidReadStillYieldsEveryByte() throws IOException {
     Path p = file("RS-3-2-1024k", 4);
     int victim = dataNodeOf(p, 1);
