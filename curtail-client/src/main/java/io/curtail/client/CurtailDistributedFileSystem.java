@@ -457,6 +457,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       try {
         super.close();
       } finally {
+        if (stripedReads != null) {
+          stripedReads.close();
+        }
         if (reads != null) {
           reads.close();
         }

@@ -24,15 +24,20 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Curtail's striped reader on erasure-coded files (RS-3-2, XOR-2-1) against real DataNodes: with
  * every DataNode healthy it reads no parity; with the DataNode of a data cell throttled, its disk
  * slowed, or killed mid-read, it reads around it from parity, and every byte decoded is compared
- * with what was written.
+ * with what was written. The healthy experiment runs first: a slowed disk's queue drains for a
+ * while after the fault is lifted, and a restarted DataNode starts cold.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StripedReadTest {
   private static final int MIB = 1024 * 1024;
   /** Internal blocks of 2 cells: a block group of RS-3-2 holds 6 MiB of data. */
@@ -125,9 +130,11 @@ class StripedReadTest {
    * {@code CurtailReadTest}'s healthy-hedging experiment does.
    */
   @Test
+  @Order(1)
   void healthyReadsReadNoParity() throws IOException {
     for (String policy : new String[] {"RS-3-2-1024k", "XOR-2-1-1024k"}) {
       Path p = file(policy, 1);
+      SeededData.verify(stock, p, 1, LENGTH); // warms the DataNodes' read paths
       try (CurtailDistributedFileSystem fs = curtail("curtail.read.hedging", "static",
           "curtail.read.hedging.static.threshold.ms", "500",
           "curtail.read.min.slowdown.ms", "200")) {
@@ -160,6 +167,28 @@ class StripedReadTest {
     // The throttled DataNode holds 2 MiB of the first group's data, 8 s at 256 KiB/s: reading
     // around it must not wait for all of that.
     assertTrue(tookMs < 8_000, "reading around a throttled DataNode took " + tookMs + " ms");
+    assertNoStripedThreadsWithin(TimeUnit.SECONDS.toNanos(20));
+  }
+
+  /** The cells cut when their stripes were decoded ended, and their threads with them. */
+  private static void assertNoStripedThreadsWithin(long nanos) {
+    long deadline = System.nanoTime() + nanos;
+    long alive;
+    do {
+      alive = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().startsWith("curtail-striped")).count();
+    } while (alive > 0 && System.nanoTime() < deadline && sleep());
+    assertEquals(0, alive, "striped-read threads still alive after their file system closed");
+  }
+
+  private static boolean sleep() {
+    try {
+      Thread.sleep(100);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   @Test

@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -51,11 +50,6 @@ public final class CellReads {
 
   public NanoClock clock() {
     return ctx.clock;
-  }
-
-  /** Threads a stripe's cells are read on: the client's hedge threads. */
-  public ExecutorService threads() {
-    return ctx.hedgeThreads;
   }
 
   /** How often the client's watchdog looks for late reads; a late cell waits at most this. */

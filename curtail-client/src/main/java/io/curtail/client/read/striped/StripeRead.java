@@ -192,7 +192,7 @@ final class StripeRead {
     reading[i] = cell;
     data[i] = into;
     state[i] = Cell.READING;
-    reads.cells.threads().execute(() -> {
+    reads.threads.execute(() -> {
       IOException failure = null;
       try {
         cell.readInto(into, 0);

@@ -120,7 +120,7 @@ public final class StripedInputStream extends PositionalInputStream implements H
     try {
       for (int i = 1; i < pieces.size(); i++) {
         int[] p = pieces.get(i);
-        others.add(reads.cells.threads().submit(() -> {
+        others.add(reads.threads.submit(() -> {
           readPiece(group, index, p[0], p[1], dst, off + p[0] - a);
           return null;
         }));

@@ -1,9 +1,14 @@
 package io.curtail.client.read.striped;
 
 import io.curtail.client.read.CellReads;
+import io.curtail.client.runtime.Scheduler;
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -23,8 +28,15 @@ import org.apache.hadoop.io.erasurecode.rawcoder.RawErasureDecoder;
  * <p>Thread-safe. A decoder is not: each is used under its own lock; decoding a stripe takes a
  * few milliseconds, reading it tens.
  */
-public final class StripedReads {
+public final class StripedReads implements Closeable {
+  private static final AtomicInteger CLIENTS = new AtomicInteger();
   final CellReads cells;
+  /**
+   * The threads cells, and the pieces of a positional read, are read on: one per cell in flight,
+   * kept a minute after, as many as the reads in flight ask for (k + m per stripe at most).
+   */
+  final ExecutorService threads = Executors.newCachedThreadPool(
+      Scheduler.daemonThreads("curtail-striped-" + CLIENTS.incrementAndGet()));
   private final Configuration conf;
   private final Map<String, RawErasureDecoder> decoders = new ConcurrentHashMap<>();
   private final LongAdder parityReads = new LongAdder();
@@ -77,6 +89,12 @@ public final class StripedReads {
 
   void readAroundDenied() {
     readsAroundDenied.increment();
+  }
+
+  /** Stops the threads: cells still in flight fail. */
+  @Override
+  public void close() {
+    threads.shutdownNow();
   }
 
   /** Parity cells read, whole. */
