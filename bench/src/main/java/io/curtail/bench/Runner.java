@@ -2,6 +2,7 @@ package io.curtail.bench;
 
 import io.curtail.bench.blame.Incident;
 import io.curtail.client.CurtailDistributedFileSystem;
+import io.curtail.client.read.striped.StripedReads;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
 import java.io.Closeable;
@@ -81,6 +82,9 @@ final class Runner {
       if (w.isEncrypted()) {
         encryptionZone(fs, readFile(s, 0, 0).getParent());
       }
+      if (w.erasureCoding() != null) {
+        erasureCoded(fs, readFile(s, 0, 0).getParent(), w.erasureCoding());
+      }
       for (int client = 0; client < w.clients(); client++) {
         if (w.op(client).writes()) {
           continue;
@@ -106,6 +110,18 @@ final class Runner {
           + Workload.ENCRYPTION_KEY + "': the cluster's key provider must hold that key (the"
           + " embedded clusters' does): " + e, e);
     }
+  }
+
+  /** Gives {@code dir} the erasure-coding policy {@code policy}, enabled first. */
+  private static void erasureCoded(FileSystem fs, Path dir, String policy) throws IOException {
+    if (!(fs instanceof DistributedFileSystem)) {
+      throw new IOException("an erasure-coded scenario needs HDFS to give " + dir + " policy "
+          + policy + ", and " + fs.getUri() + " is " + fs.getClass().getName());
+    }
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+    fs.mkdirs(dir);
+    dfs.enableErasureCodingPolicy(policy);
+    dfs.setErasureCodingPolicy(dir, policy);
   }
 
   /** Deletes everything the scenario left on {@code c}. */
@@ -208,7 +224,16 @@ final class Runner {
           CurtailDistributedFileSystem curtail = (CurtailDistributedFileSystem) fs;
           hedgesTried[i] = curtail.hedgesTried();
           hedgesWon[i] = curtail.hedgesWon();
-          hedgedBytes[i] = curtail.hedgedBytes();
+          // Parity read around slow cells is what hedges are to replicated reads: bytes read
+          // beyond what was delivered.
+          StripedReads striped = curtail.stripedReads();
+          hedgedBytes[i] = curtail.hedgedBytes() + (striped == null ? 0 : striped.parityBytes());
+          if (striped != null && striped.readsAround() > 0) {
+            LOG.info("Striped reads scenario={} parityReads={} parityBytes={} readsAround={}"
+                + " denied={} stripesDecoded={}", s.name(), striped.parityReads(),
+                striped.parityBytes(), striped.readsAround(), striped.readsAroundDenied(),
+                striped.stripesDecoded());
+          }
           replacements[i] = curtail.replacements();
           blocks[i] = curtail.blocksWritten();
         } else if (hedges != null) { // alone, or interleaved with no stock hedging at all

@@ -57,6 +57,12 @@ public final class Scenario {
    */
   private static final Map<String, String> SHORT_CIRCUIT = shortCircuit();
 
+  private static final String RS_3_2 = "RS-3-2-1024k";
+  private static final String XOR_2_1 = "XOR-2-1-1024k";
+  /** Curtail's striped reader on, for the erasure-coded scenarios; stock ignores it. */
+  private static final Map<String, String> STRIPED =
+      Collections.singletonMap("curtail.read.striped", "true");
+
   private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
 
   private static Map<String, String> shortCircuit() {
@@ -189,6 +195,44 @@ public final class Scenario {
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ),
         "dn" + FAULTY + " local disk 20 ms per read, FIFO",
         c -> c.slowLocalDisk(FAULTY, SLOW_LOCAL_READ_MS)).withClient(SHORT_CIRCUIT));
+    // Erasure-coded files: every block group of RS-3-2 spans all five DataNodes, so the faulty
+    // one holds a data cell of most stripes (a parity cell of the rest).
+    add(new Scenario("ec-healthy-read",
+        "no fault, erasure-coded (RS-3-2) files: sequential reads and 1 MiB preads",
+        ecWorkload(RS_3_2, Op.READ, Op.PREAD), "none", null).withClient(STRIPED));
+    ecReadFault("throttled", RS_3_2, "serves at most 2 MiB/s in all",
+        "dn" + FAULTY + " read bandwidth 2 MiB/s",
+        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC));
+    ecReadFault("slow-disk", RS_3_2, "reads its disk through a FIFO queue at 10 ms a packet",
+        "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
+            .on(DiskFault.Access.READS, DiskFault.Access.OPENS)));
+    ecReadFault("stalls", RS_3_2, "freezes for 1.5 s every 4 s",
+        "dn" + FAULTY + " stalls 1.5 s every 4 s",
+        c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
+    add(new Scenario("ec-xor-read-throttled",
+        "sequential reads of erasure-coded (XOR-2-1) files; one DataNode serves at most 2 MiB/s",
+        ecWorkload(XOR_2_1, Op.READ), "dn" + FAULTY + " read bandwidth 2 MiB/s",
+        c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC)).withClient(STRIPED));
+  }
+
+  /**
+   * Two scenarios of one kind of slow read on erasure-coded files: {@code ec-read-<kind>} and
+   * {@code ec-pread-<kind>}, where one DataNode {@code does}.
+   */
+  private static void ecReadFault(String kind, String policy, String does,
+      String faultDescription, Function<FaultyCluster, Fault> fault) {
+    add(new Scenario("ec-read-" + kind, "sequential reads of erasure-coded (" + policy
+        + ") files; one DataNode " + does, ecWorkload(policy, Op.READ), faultDescription, fault)
+        .withClient(STRIPED));
+    add(new Scenario("ec-pread-" + kind, "positional reads of 1 MiB of erasure-coded ("
+        + policy + ") files; one DataNode " + does, ecWorkload(policy, Op.PREAD),
+        faultDescription, fault).withClient(STRIPED));
+  }
+
+  /** Files of four RS-3-2 stripes (12 MiB), each internal block 16 MiB at most. */
+  private static Workload ecWorkload(String policy, Op... ops) {
+    return new Workload(4, 3, 12 * MIB, 0, (short) 1, BLOCK, ops).erasureCoded(policy);
   }
 
   private final String name;

@@ -25,18 +25,20 @@ public final class Workload {
   private final boolean encrypted;
   /** Whether reads verify checksums; false reads as HBase reads its HFiles. */
   private final boolean verifyChecksum;
+  /** The erasure-coding policy of the files' directory; null for replicated files. */
+  private final String erasureCoding;
   /**
    * @param ops the op of client {@code c} is {@code ops[c % ops.length]}
    */
   public Workload(int clients, int filesPerClient, long fileBytes, int backgroundStreams,
       short replication, long blockSize, Op... ops) {
     this(clients, filesPerClient, fileBytes, backgroundStreams, replication, blockSize, 0, false,
-        true, ops);
+        true, null, ops);
   }
 
   private Workload(int clients, int filesPerClient, long fileBytes, int backgroundStreams,
       short replication, long blockSize, long paceNanos, boolean encrypted,
-      boolean verifyChecksum, Op... ops) {
+      boolean verifyChecksum, String erasureCoding, Op... ops) {
     if (clients < 1 || filesPerClient < 1 || fileBytes < 0 || backgroundStreams < 0
         || replication < 1 || blockSize < 512 || paceNanos < 0 || ops.length == 0) {
       throw new IllegalArgumentException("bad workload: clients=" + clients + " files="
@@ -54,19 +56,20 @@ public final class Workload {
     this.paceNanos = paceNanos;
     this.encrypted = encrypted;
     this.verifyChecksum = verifyChecksum;
+    this.erasureCoding = erasureCoding;
   }
 
   /** The same workload with {@code scale} times as many files per client (at least one). */
   public Workload scaled(double scale) {
     int files = (int) Math.max(1, Math.round(filesPerClient * scale));
     return new Workload(clients, files, fileBytes, backgroundStreams, replication, blockSize,
-        paceNanos, encrypted, verifyChecksum, opsByClient);
+        paceNanos, encrypted, verifyChecksum, erasureCoding, opsByClient);
   }
 
   /** The same workload with {@code streams} background streams instead. */
   public Workload withBackground(int streams) {
     return new Workload(clients, filesPerClient, fileBytes, streams, replication, blockSize,
-        paceNanos, encrypted, verifyChecksum, opsByClient);
+        paceNanos, encrypted, verifyChecksum, erasureCoding, opsByClient);
   }
 
   /**
@@ -76,7 +79,7 @@ public final class Workload {
    */
   public Workload withPace(long paceNanos) {
     return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
-        blockSize, paceNanos, encrypted, verifyChecksum, opsByClient);
+        blockSize, paceNanos, encrypted, verifyChecksum, erasureCoding, opsByClient);
   }
 
   /**
@@ -85,7 +88,7 @@ public final class Workload {
    */
   public Workload encrypted() {
     return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
-        blockSize, paceNanos, true, verifyChecksum, opsByClient);
+        blockSize, paceNanos, true, verifyChecksum, erasureCoding, opsByClient);
   }
 
   /**
@@ -94,7 +97,22 @@ public final class Workload {
    */
   public Workload withoutChecksums() {
     return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
-        blockSize, paceNanos, encrypted, false, opsByClient);
+        blockSize, paceNanos, encrypted, false, erasureCoding, opsByClient);
+  }
+
+  /**
+   * The same workload on erasure-coded files: their directory gets {@code policy} (which the
+   * cluster must have enough DataNodes for: RS-3-2 five, XOR-2-1 three); replication is then
+   * the policy's, and the block size each internal block's.
+   */
+  public Workload erasureCoded(String policy) {
+    return new Workload(clients, filesPerClient, fileBytes, backgroundStreams, replication,
+        blockSize, paceNanos, encrypted, verifyChecksum, policy, opsByClient);
+  }
+
+  /** The erasure-coding policy of the files' directory; null for replicated files. */
+  public String erasureCoding() {
+    return erasureCoding;
   }
 
   public boolean isEncrypted() {
@@ -182,6 +200,7 @@ public final class Workload {
         + " MiB (" + ops + "), replication " + replication
         + (backgroundStreams > 0 ? ", " + backgroundStreams + " background streams" : "")
         + (encrypted ? ", in an encryption zone" : "")
+        + (erasureCoding != null ? ", erasure-coded " + erasureCoding : "")
         + (verifyChecksum ? "" : ", checksum verification off")
         + (paced() ? ", a file due every " + paceNanos / 1_000_000 + " ms per client (paced:"
             + " times count from when due)" : "");

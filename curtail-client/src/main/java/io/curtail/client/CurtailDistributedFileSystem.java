@@ -5,11 +5,15 @@ import io.curtail.client.conf.CurtailKey;
 import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.conf.InvalidConfigException;
 import io.curtail.client.metrics.ClientMetrics;
+import io.curtail.client.read.CellReads;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.ReadContext;
+import io.curtail.client.read.striped.StripedInputStream;
+import io.curtail.client.read.striped.StripedReads;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
+import io.curtail.client.stream.CurtailDataInputStream;
 import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.RepairHook;
@@ -60,8 +64,9 @@ import org.slf4j.LoggerFactory;
  * value. With every technique off it is the stock {@link DistributedFileSystem}.
  *
  * <p>With hedging on ({@code curtail.read.hedging} {@code static} or {@code smart}), {@code open}
- * and the {@code openFile} builder return Curtail's {@link CurtailInputStream}, except for
- * erasure-coded files, which keep the stock stream. A file in an encryption zone is read by
+ * and the {@code openFile} builder return Curtail's {@link CurtailInputStream}; erasure-coded
+ * files Curtail's {@link StripedInputStream} with {@code curtail.read.striped} on, else stock's
+ * (and always while being written or encrypted). A file in an encryption zone is read by
  * Curtail's stream inside Hadoop's crypto stream, as stock wraps its own. With checksum
  * verification off ({@link #setVerifyChecksum}{@code (false)}, as HBase reads its HFiles),
  * Curtail's stream asks the DataNodes for no checksums and checks none, as stock's does, and
@@ -86,6 +91,8 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private CurtailConfig curtail;
   private CurtailRuntime runtime;
   private ReadContext reads;
+  /** Curtail's reads of erasure-coded files; null where they keep stock's stream. */
+  private StripedReads stripedReads;
   private WriteContext writes;
   private StatsLog stats;
   private Streams streams;
@@ -126,6 +133,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
           TimeUnit.MILLISECONDS.toNanos(sockets.getSocketCacheExpiry()));
       reads = new ReadContext(parsed, runtime, factory, connections,
           Scheduler.daemon(name + "-hedge-watchdog"));
+      if (parsed.readStriped()) {
+        stripedReads = new StripedReads(new CellReads(reads), conf);
+      }
     }
     if (parsed.writeFailFastEnabled()) {
       writes = new WriteContext(parsed, conf, getClient(), runtime, factory,
@@ -169,6 +179,11 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    */
   public CurtailRuntime runtime() {
     return runtime;
+  }
+
+  /** What this client's erasure-coded reads read around slow cells; null where stock's read. */
+  public StripedReads stripedReads() {
+    return stripedReads;
   }
 
   /** Hedges this client started; 0 with hedging off. */
@@ -368,7 +383,10 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       DFSInputStream metadata = getClient().open(src, bufferSize, verifyChecksum);
       try {
         if (metadata instanceof DFSStripedInputStream) {
-          return getClient().createWrappedInputStream(metadata);
+          StripedInputStream striped = stripedReads == null ? null
+              : stripedReads.open(getClient(), src, metadata, verifyChecksum, statistics);
+          return striped == null ? getClient().createWrappedInputStream(metadata)
+              : new CurtailDataInputStream(metadata, striped);
         }
         CurtailInputStream in = new CurtailInputStream(reads, getClient(), getConf(), src,
             metadata, verifyChecksum, statistics);
@@ -439,6 +457,9 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       try {
         super.close();
       } finally {
+        if (stripedReads != null) {
+          stripedReads.close();
+        }
         if (reads != null) {
           reads.close();
         }

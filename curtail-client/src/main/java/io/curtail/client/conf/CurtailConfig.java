@@ -36,6 +36,7 @@ public final class CurtailConfig {
   private final int readNameNodeLoadMargin;
   private final long readNameNodeLoadStaleMillis;
   private final boolean useDataNodeReports;
+  private final boolean readStriped;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
   private final int readHedgingMaxInFlight;
@@ -99,6 +100,7 @@ public final class CurtailConfig {
     readNameNodeLoadStaleMillis =
         r.longIn(CurtailKey.READ_NAMENODE_LOAD_STALE_MS, 1, TimeUnit.DAYS.toMillis(1));
     useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
+    readStriped = r.bool(CurtailKey.READ_STRIPED);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
     readHedgingMaxInFlight = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT, 1, 1024);
@@ -230,6 +232,11 @@ public final class CurtailConfig {
     return useDataNodeReports;
   }
 
+  /** Whether erasure-coded files are read by Curtail's striped reader (with hedging on). */
+  public boolean readStriped() {
+    return readStriped;
+  }
+
   public int readHedgingMaxRetries() {
     return readHedgingMaxRetries;
   }
@@ -351,7 +358,7 @@ public final class CurtailConfig {
         + ", maxAttempts=" + writeFailFastMaxAttempts
         + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
         + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
-        + ", reports=" + useDataNodeReports
+        + ", reports=" + useDataNodeReports + ", striped=" + readStriped
         + ", nameNodeLoad=" + (readNameNodeLoad ? readNameNodeLoadFactor + "x+"
             + readNameNodeLoadMargin + "/" + readNameNodeLoadStaleMillis + "ms" : "off")
         + ", hedgeRetries=" + readHedgingMaxRetries

@@ -70,6 +70,9 @@ public enum CurtailKey {
           + " this late"),
   READ_HEDGING_THRESHOLD_REFRESH_PACKETS("curtail.read.hedging.threshold.refresh.packets", "16",
       "packets a read goes between recomputing its hedge threshold (load moves slower)"),
+  READ_STRIPED("curtail.read.striped", "false",
+      "erasure-coded files read by Curtail's striped reader, which reads around a slow DataNode"
+          + " from parity; off, they keep stock's stream"),
   WRITE_FAILFAST_CHECK_MS("curtail.write.failfast.check.ms", "50",
       "how often every open pipeline is judged even without acks, so a DataNode that went"
           + " silent is noticed"),

@@ -1,0 +1,289 @@
+package io.curtail.client.read.striped;
+
+import io.curtail.client.read.CellReads;
+import io.curtail.client.read.striped.StripePolicy.Cell;
+import io.curtail.client.read.striped.StripePolicy.Decision;
+import io.curtail.client.read.striped.StripePolicy.Outcome;
+import io.curtail.client.track.NodeTracker;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
+import org.apache.hadoop.hdfs.util.StripedBlockUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads bytes [{@code a}, {@code b}) of one stripe of one block group, carrying out
+ * {@link StripePolicy}: each cell on a thread of its own, each packet timed against the hedge
+ * threshold of its DataNode; the reader's thread looks at the cells whenever one ends and at the
+ * client's watchdog period, starts what the policy says (reads around through the hedge budget),
+ * then copies the cells asked for out, or decodes them from any {@code k} that arrived. Cells
+ * still in flight then are cut.
+ *
+ * <p>Every cell read covers the same range of its internal block, [{@code lo}, {@code hi}) past
+ * the stripe's start: the part of a cell the read asks for if it asks for one cell, else whole
+ * cells; that is what lets any {@code k} of them decode the others.
+ *
+ * <p>One use, by one thread; its cells' threads only report back under {@link #lock}.
+ */
+final class StripeRead {
+  private static final Logger LOG = LoggerFactory.getLogger(StripeRead.class);
+
+  private final StripedReads reads;
+  private final DFSClient client;
+  private final String file;
+  private final ErasureCodingPolicy policy;
+  private final LocatedStripedBlock group;
+  private final int k;
+  private final int cellSize;
+  private final long stripe;
+  private final int a;
+  private final int b;
+  private final int lo;
+  private final int hi;
+  private final boolean verifyChecksum;
+  private final LocatedBlock[] internal;
+  /** Bytes each cell holds of [lo, hi): fewer in a short last stripe (zeros past them). */
+  private final int[] holds;
+  private final boolean[] asked;
+  private final boolean[] avoid;
+  private final Cell[] state;
+  private final CellReads.Cell[] reading;
+  private final boolean[] around;
+  private final byte[][] data;
+  private final IOException[] failures;
+  private final Object lock = new Object();
+
+  StripeRead(StripedReads reads, DFSClient client, String file, ErasureCodingPolicy policy,
+      LocatedStripedBlock group, long stripe, int a, int b, boolean verifyChecksum) {
+    this.reads = reads;
+    this.client = client;
+    this.file = file;
+    this.policy = policy;
+    this.group = group;
+    this.k = policy.getNumDataUnits();
+    this.cellSize = policy.getCellSize();
+    this.stripe = stripe;
+    this.a = a;
+    this.b = b;
+    this.verifyChecksum = verifyChecksum;
+    int first = a / cellSize;
+    int last = (b - 1) / cellSize;
+    this.lo = first == last ? a % cellSize : 0;
+    this.hi = first == last ? (b - 1) % cellSize + 1 : cellSize;
+    int n = k + policy.getNumParityUnits();
+    this.internal = StripedBlockUtil.parseStripedBlockGroup(group, cellSize, k,
+        policy.getNumParityUnits());
+    this.holds = new int[n];
+    this.asked = new boolean[n];
+    this.avoid = new boolean[n];
+    this.state = new Cell[n];
+    this.reading = new CellReads.Cell[n];
+    this.around = new boolean[n];
+    this.data = new byte[n][];
+    this.failures = new IOException[n];
+    Map<String, Boolean> slow = reads.cells.knownSlow(group);
+    for (int i = 0; i < n; i++) {
+      long length = StripedBlockUtil.getInternalBlockLength(group.getBlockSize(), cellSize, k, i);
+      long from = stripe * cellSize + lo;
+      holds[i] = (int) Math.max(0, Math.min(hi - lo, length - from));
+      asked[i] = i >= first && i <= last;
+      state[i] = holds[i] == 0 ? Cell.EMPTY : internal[i] == null ? Cell.FAILED : Cell.IDLE;
+      avoid[i] = internal[i] != null
+          && slow.getOrDefault(internal[i].getLocations()[0].getXferAddr(), false);
+    }
+  }
+
+  /** Reads the stripe's bytes [a, b) into {@code dst} from {@code off}. */
+  void readInto(byte[] dst, int off) throws IOException {
+    Outcome outcome = Outcome.LOST;
+    try {
+      outcome = drive();
+      if (outcome == Outcome.DECODE) {
+        decode();
+      }
+    } finally {
+      end(outcome == Outcome.DECODE);
+    }
+    for (int i = a / cellSize; i <= (b - 1) / cellSize; i++) {
+      int from = Math.max(a, i * cellSize);
+      int to = Math.min(b, (i + 1) * cellSize);
+      System.arraycopy(data[i], from - i * cellSize - lo, dst, off + from - a, to - from);
+    }
+  }
+
+  private Outcome drive() throws IOException {
+    long check = reads.cells.checkNanos();
+    synchronized (lock) {
+      long lastLook = reads.cells.clock().nanoTime();
+      while (true) {
+        long now = reads.cells.clock().nanoTime();
+        // A look that comes more than a period late finds this client was paused (a garbage
+        // collection, a starved CPU): every cell looks late then, and no DataNode is to blame.
+        boolean paused = now - lastLook > 2 * check;
+        lastLook = now;
+        Cell[] seen = paused ? state : late(now);
+        Decision d = StripePolicy.decide(k, seen, asked, avoid);
+        if (d.outcome == Outcome.READ || d.outcome == Outcome.DECODE) {
+          return d.outcome;
+        }
+        if (d.outcome == Outcome.LOST) {
+          throw lost();
+        }
+        for (int i : d.direct) {
+          start(i, false);
+        }
+        for (int j = 0; j < d.around.length; j++) {
+          int i = d.around[j];
+          NodeTracker t = reads.cells.tracker(internal[i].getLocations()[0]);
+          if (j < d.free || reads.cells.tryReadAround(t)) {
+            around[i] = j >= d.free; // holds a slot and a token
+            reads.readAround();
+            LOG.debug("Reading around file={} block={} stripe={} cell={} datanode={} cells={}"
+                + " avoid={}", file, group.getBlock(), stripe, i, internal[i].getLocations()[0],
+                Arrays.toString(seen), Arrays.toString(avoid));
+            start(i, true);
+          } else {
+            reads.readAroundDenied();
+            // Asked-for cells on known-slow DataNodes are read there after all.
+            for (int x = 0; x < k; x++) {
+              avoid[x] &= !asked[x];
+            }
+            break;
+          }
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(lock, check);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted reading " + group.getBlock() + " of "
+              + file);
+        }
+      }
+    }
+  }
+
+  /** The cells' states, those in flight judged late or not ({@link StripePolicy#judge}). */
+  private Cell[] late(long now) {
+    long[] sinceProgress = new long[state.length];
+    long[] threshold = new long[state.length];
+    for (int i = 0; i < state.length; i++) {
+      if (state[i] == Cell.READING) {
+        sinceProgress[i] = now - reading[i].lastProgressNanos();
+        threshold[i] = reads.cells.thresholdNanos(reading[i].tracker());
+      }
+    }
+    return StripePolicy.judge(state, sinceProgress, threshold);
+  }
+
+  private void start(int i, boolean aroundRead) {
+    LocatedBlock block = internal[i];
+    int length = holds[i];
+    CellReads.Cell cell = reads.cells.open(client, file, block, stripe * cellSize + lo, length,
+        verifyChecksum);
+    byte[] into = new byte[hi - lo]; // zeros past what it holds, as the encoder padded
+    reading[i] = cell;
+    data[i] = into;
+    state[i] = Cell.READING;
+    reads.threads.execute(() -> {
+      IOException failure = null;
+      try {
+        cell.readInto(into, 0);
+      } catch (ChecksumException e) {
+        LOG.warn("Bad checksum, reporting cell file={} block={} datanode={} offset={}", file,
+            block.getBlock(), block.getLocations()[0], e.getPos());
+        reportBad(block);
+        failure = e;
+      } catch (IOException | RuntimeException e) {
+        failure = e instanceof IOException ? (IOException) e : new IOException(e);
+      }
+      synchronized (lock) {
+        if (state[i] == Cell.READING) {
+          state[i] = failure == null ? Cell.ARRIVED : Cell.FAILED;
+          failures[i] = failure;
+          if (failure == null && i >= k) {
+            reads.parityRead(length);
+          }
+          if (failure != null) {
+            LOG.warn("Cell read failed file={} block={} stripe={} cell={} datanode={}", file,
+                block.getBlock(), stripe, i, block.getLocations()[0], failure);
+          }
+        }
+        lock.notifyAll();
+      }
+    });
+  }
+
+  private void reportBad(LocatedBlock block) {
+    try {
+      client.reportBadBlocks(new LocatedBlock[] {block});
+    } catch (IOException e) {
+      LOG.warn("Could not report a bad cell file={} block={}", file, block.getBlock(), e);
+    }
+  }
+
+  /** Decodes the asked-for cells that did not arrive from {@code k} that did, data first. */
+  private void decode() throws IOException {
+    int n = state.length;
+    byte[][] inputs = new byte[n][];
+    int taken = 0;
+    for (int i = 0; i < n && taken < k; i++) {
+      if (state[i] == Cell.ARRIVED || state[i] == Cell.EMPTY) {
+        inputs[i] = data[i] != null ? data[i] : new byte[hi - lo];
+        taken++;
+      }
+    }
+    int erasedCount = 0;
+    int[] erased = new int[k];
+    for (int i = 0; i < k; i++) {
+      if (asked[i] && inputs[i] == null) {
+        erased[erasedCount++] = i;
+      }
+    }
+    erased = Arrays.copyOf(erased, erasedCount);
+    byte[][] outputs = new byte[erasedCount][hi - lo];
+    reads.decode(policy, inputs, erased, outputs);
+    for (int j = 0; j < erasedCount; j++) {
+      data[erased[j]] = outputs[j];
+    }
+    LOG.debug("Decoded file={} block={} stripe={} cells={}", file, group.getBlock(), stripe,
+        Arrays.toString(erased));
+  }
+
+  /**
+   * Cuts the cells still in flight; gives back what reads around held, each one that arrived for
+   * a decode counted as used (a hedge won), any other as not (lost: its DataNode backs off).
+   */
+  private void end(boolean decoded) {
+    synchronized (lock) {
+      for (int i = 0; i < state.length; i++) {
+        if (state[i] == Cell.READING) {
+          state[i] = Cell.FAILED; // its thread's report comes too late to count
+          reading[i].abort();
+        }
+        if (around[i]) {
+          boolean used = decoded && state[i] == Cell.ARRIVED;
+          reads.cells.readAroundDone(reading[i].tracker(), used);
+        }
+      }
+    }
+  }
+
+  private IOException lost() {
+    IOException e = new IOException("cannot read stripe " + stripe + " of " + group.getBlock()
+        + " of " + file + ": fewer than " + k + " of its cells can be read");
+    for (IOException f : failures) {
+      if (f != null) {
+        e.addSuppressed(f);
+      }
+    }
+    return e;
+  }
+}
