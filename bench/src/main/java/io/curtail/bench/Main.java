@@ -37,7 +37,8 @@ import picocli.CommandLine.Option;
         + " DataNode faults.")
 public final class Main implements Callable<Integer> {
   @Option(names = {"-s", "--scenario"}, split = ",", paramLabel = "NAME",
-      description = "Scenarios to run (default: all; --list shows them).")
+      description = "Scenarios or groups of them to run: default, kinds (of slow, for blame),"
+          + " ec (erasure-coded), all (default: default; --list shows them).")
   List<String> scenarioNames = new ArrayList<>();
 
   @Option(names = {"-m", "--mode"}, paramLabel = "MODES",
@@ -168,9 +169,12 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (list) {
-      for (Scenario s : Scenario.all()) {
-        stdout.printf("%-16s %s%n%16s fault: %s; workload: %s%n", s.name(), s.description(), "",
-            s.faultDescription(), s.workload());
+      for (Map.Entry<String, List<Scenario>> g : Scenario.groups().entrySet()) {
+        stdout.println("group " + g.getKey() + ":");
+        for (Scenario s : g.getValue()) {
+          stdout.printf("%-16s %s%n%16s fault: %s; workload: %s%n", s.name(), s.description(), "",
+              s.faultDescription(), s.workload());
+        }
       }
       stdout.println("modes: " + Mode.parse("all") + " (by default: " + Mode.parse(null) + ")");
       return 0;
@@ -235,10 +239,10 @@ public final class Main implements Callable<Integer> {
     }
     List<Scenario> named = new ArrayList<>();
     if (scenarioNames.isEmpty()) {
-      named.addAll(Scenario.all());
+      named.addAll(Scenario.group("default"));
     } else {
       for (String n : scenarioNames) {
-        named.add(Scenario.byName(n.trim()));
+        named.addAll(Scenario.named(n.trim()));
       }
     }
     List<Scenario> out = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,9 +13,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A named experiment: a fault on one DataNode of the embedded cluster plus a workload. The
- * catalogue is sized so that the default run (every scenario, scale 1) takes about five minutes
- * on two cores; {@code --scale} multiplies the files per client.
+ * A named experiment: a fault on one DataNode of the embedded cluster plus a workload. Scenarios
+ * come in groups: {@code default}, sized so that the default run (scale 1, two rounds) takes about
+ * fifteen minutes on two cores; {@code kinds}, the kinds of slow that tell whom to blame; {@code
+ * ec}, erasure-coded files. {@code --scale} multiplies the files per client.
  */
 public final class Scenario {
   /** Embedded cluster size: replication 3 leaves two spare DataNodes for replacements. */
@@ -64,6 +66,7 @@ public final class Scenario {
       Collections.singletonMap("curtail.read.striped", "true");
 
   private static final Map<String, Scenario> ALL = new LinkedHashMap<>();
+  private static final Map<String, List<Scenario>> GROUPS = new LinkedHashMap<>();
 
   private static Map<String, String> shortCircuit() {
     Map<String, String> m = new LinkedHashMap<>();
@@ -74,6 +77,23 @@ public final class Scenario {
   }
 
   static {
+    inGroup("default", Scenario::defaultRun);
+    inGroup("kinds", Scenario::kindsOfSlow);
+    inGroup("ec", Scenario::erasureCoded);
+  }
+
+  /**
+   * Runs {@code adds} and puts every scenario it adds in group {@code name}: {@code -s name} runs
+   * the group; a run without {@code -s} runs group {@code default}.
+   */
+  private static void inGroup(String name, Runnable adds) {
+    int before = ALL.size();
+    adds.run();
+    GROUPS.put(name, new ArrayList<>(ALL.values()).subList(before, ALL.size()));
+  }
+
+  /** The default run: healthy scenarios, and the faults of the paper and of the first issues. */
+  private static void defaultRun() {
     add(new Scenario("healthy", "no fault: the overhead of each mode",
         new Workload(4, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
         "none", null));
@@ -110,38 +130,6 @@ public final class Scenario {
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, 2nd of every pipeline",
         c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.MIDDLE));
-    add(new Scenario("write-slow-first",
-        "writes through pipelines with the slow-disk DataNode always first",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
-        "dn" + FAULTY + " disk 10 ms/packet, 1st of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.FIRST));
-    add(new Scenario("write-slow-last",
-        "writes through pipelines with the slow-disk DataNode always last",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
-        "dn" + FAULTY + " disk 10 ms/packet, 3rd of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.LAST));
-    add(new Scenario("write-slow-nic",
-        "writes; one DataNode's NIC sends at most 2 MiB/s in all (what it forwards and serves)",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
-        "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
-        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC)));
-    add(new Scenario("write-slow-link",
-        "writes through pipelines dn" + FAULTY + ", dn" + LINK_PEER + ", another; the link from"
-        + " the first to the second carries at most 2 MiB/s, that way only",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
-        "dn" + FAULTY + "->dn" + LINK_PEER + " link 2 MiB/s, FIFO",
-        c -> c.slowLink(FAULTY, LINK_PEER, SLOW_NET_BYTES_PER_SEC), Placement.LINK));
-    add(new Scenario("write-cpu-starved",
-        "writes; one DataNode's CPU is starved: each packet's receipt and ack wait 5 ms ± 50%",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
-        "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
-        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER)));
-    add(new Scenario("write-flapping",
-        "writes; one DataNode's disk is slow (10 ms/packet) for 3 s, healthy for 3 s, again",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
-        "dn" + FAULTY + " disk 10 ms/packet, flapping 3 s slow / 3 s healthy",
-        c -> Fault.all(Arrays.asList(c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)),
-            c.flap(FAULTY, FLAP_SLOW, FLAP_HEALTHY)))));
     add(new Scenario("write-throttled",
         "writes; one DataNode receives at most 2 MiB/s in all",
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
@@ -174,12 +162,6 @@ public final class Scenario {
             .on(DiskFault.Access.READS, DiskFault.Access.OPENS))));
     readFault("stalls", "freezes for 1.5 s every 4 s", "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
-    readFault("slow-nic", "sends at most 2 MiB/s in all (a slow NIC)",
-        "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
-        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC));
-    readFault("cpu-starved", "is starved of CPU: each packet it sends waits 5 ms ± 50%",
-        "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
-        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER));
     add(new Scenario("mixed",
         "reads and writes under 2 background streams; one DataNode's disk is slow for both",
         new Workload(6, 4, 4 * MIB, 2, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
@@ -195,6 +177,55 @@ public final class Scenario {
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ),
         "dn" + FAULTY + " local disk 20 ms per read, FIFO",
         c -> c.slowLocalDisk(FAULTY, SLOW_LOCAL_READ_MS)).withClient(SHORT_CIRCUIT));
+  }
+
+  /**
+   * The kinds of slow that tell whom to blame (issue 35): the slow disk first and last in the
+   * pipeline, a slow NIC, one slow link, a starved CPU, a flapping disk.
+   */
+  private static void kindsOfSlow() {
+    add(new Scenario("write-slow-first",
+        "writes through pipelines with the slow-disk DataNode always first",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, 1st of every pipeline",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.FIRST));
+    add(new Scenario("write-slow-last",
+        "writes through pipelines with the slow-disk DataNode always last",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, 3rd of every pipeline",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.LAST));
+    add(new Scenario("write-slow-nic",
+        "writes; one DataNode's NIC sends at most 2 MiB/s in all (what it forwards and serves)",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
+        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC)));
+    add(new Scenario("write-slow-link",
+        "writes through pipelines dn" + FAULTY + ", dn" + LINK_PEER + ", another; the link from"
+        + " the first to the second carries at most 2 MiB/s, that way only",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + "->dn" + LINK_PEER + " link 2 MiB/s, FIFO",
+        c -> c.slowLink(FAULTY, LINK_PEER, SLOW_NET_BYTES_PER_SEC), Placement.LINK));
+    add(new Scenario("write-cpu-starved",
+        "writes; one DataNode's CPU is starved: each packet's receipt and ack wait 5 ms ± 50%",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
+        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER)));
+    add(new Scenario("write-flapping",
+        "writes; one DataNode's disk is slow (10 ms/packet) for 3 s, healthy for 3 s, again",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, flapping 3 s slow / 3 s healthy",
+        c -> Fault.all(Arrays.asList(c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)),
+            c.flap(FAULTY, FLAP_SLOW, FLAP_HEALTHY)))));
+    readFault("slow-nic", "sends at most 2 MiB/s in all (a slow NIC)",
+        "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
+        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC));
+    readFault("cpu-starved", "is starved of CPU: each packet it sends waits 5 ms ± 50%",
+        "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
+        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER));
+  }
+
+  /** Erasure-coded files (issue 36), read by Curtail's striped reader. */
+  private static void erasureCoded() {
     // Erasure-coded files: every block group of RS-3-2 spans all five DataNodes, so the faulty
     // one holds a data cell of most stripes (a parity cell of the rest).
     add(new Scenario("ec-healthy-read",
@@ -283,9 +314,27 @@ public final class Scenario {
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.PREAD), faultDescription, fault));
   }
 
-  /** Every scenario, in the order the default run takes them. */
+  /** Every scenario, in catalogue order. */
   public static List<Scenario> all() {
-    return Collections.unmodifiableList(Arrays.asList(ALL.values().toArray(new Scenario[0])));
+    return Collections.unmodifiableList(new ArrayList<>(ALL.values()));
+  }
+
+  /** The scenarios of group {@code name} ({@code default}, {@code kinds}, {@code ec}; {@code all}). */
+  public static List<Scenario> group(String name) {
+    if (name.equals("all")) {
+      return all();
+    }
+    List<Scenario> g = GROUPS.get(name);
+    if (g == null) {
+      throw new IllegalArgumentException("unknown scenario group '" + name + "'; groups are all, "
+          + String.join(", ", GROUPS.keySet()));
+    }
+    return Collections.unmodifiableList(g);
+  }
+
+  /** The groups' names, and the group each scenario is in. */
+  public static Map<String, List<Scenario>> groups() {
+    return Collections.unmodifiableMap(GROUPS);
   }
 
   /**
@@ -297,9 +346,16 @@ public final class Scenario {
     Scenario s = ALL.get(name);
     if (s == null) {
       throw new IllegalArgumentException("unknown scenario '" + name + "'; scenarios are "
-          + String.join(", ", ALL.keySet()));
+          + String.join(", ", ALL.keySet()) + "; groups are all, "
+          + String.join(", ", GROUPS.keySet()));
     }
     return s;
+  }
+
+  /** The scenario named {@code name}, or the scenarios of the group so named. */
+  public static List<Scenario> named(String name) {
+    return name.equals("all") || GROUPS.containsKey(name) ? group(name)
+        : Collections.singletonList(byName(name));
   }
 
   public String name() {
