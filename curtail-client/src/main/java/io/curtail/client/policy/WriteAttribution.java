@@ -34,9 +34,20 @@ import java.util.Arrays;
  * others elsewhere, see {@link #knownFast}); if there is no such single one, nobody in the stage
  * gets a sample.
  *
+ * <p>A DataNode of report version 2 also says how long it was <em>blocked</em> forwarding the
+ * packet: its socket write to the next DataNode. That time is the <em>link's</em>, either end (a
+ * slow link, a slow NIC at either end, or a next DataNode slow to read): not the sender's service
+ * time, and not the receiver's own either. So where it is known, a packet departs a DataNode when
+ * its forward returned, the next DataNode's stage starts there, and a DataNode's service excludes
+ * its previous forward's wait (which, counted as its own, made every upstream neighbour of a slow
+ * DataNode look as slow as it). The link's time is given to the end its caller names
+ * ({@link #blameSender}; the receiver unless told, the end a slow disk, CPU or NIC of the next
+ * DataNode makes slow) and reported apart, for the caller to vote with across pipelines.
+ *
  * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
- * the time of a DataNode upstream, whose span contains it) mean a DataNode misreports: the ack is
- * evidence about nobody, and does not move the stages' clocks.
+ * the time of a DataNode upstream, whose span contains it; a blocked time longer than its own
+ * span) mean a DataNode misreports: the ack is evidence about nobody, and does not move the
+ * stages' clocks.
  */
 public final class WriteAttribution {
   /** Marks a pipeline position the packet says nothing about. */
@@ -46,6 +57,13 @@ public final class WriteAttribution {
 
   private final int nodes;
   private final boolean[] knownFast;
+  /** Whether link i (from position i to i + 1) is its sender's, not its receiver's. */
+  private final boolean[] senderOwnsLink;
+  /** This packet's blocked times, where known; {@link #UNKNOWN} elsewhere. */
+  private final long[] blocked;
+  /** Positions whose stage is their own: their samples are exact. */
+  private final boolean[] single;
+  private final long[] noBlocked;
   /** When the previous packet left each position (the last: its ack), or a later time. */
   private final long[] lastDeparture;
   /** This packet's departures, where {@link #known}; the last position's is its ack. */
@@ -60,6 +78,11 @@ public final class WriteAttribution {
     }
     this.nodes = nodes;
     this.knownFast = new boolean[nodes];
+    this.senderOwnsLink = new boolean[nodes];
+    this.blocked = new long[nodes];
+    this.single = new boolean[nodes];
+    this.noBlocked = new long[nodes];
+    Arrays.fill(noBlocked, UNKNOWN);
     this.lastDeparture = new long[nodes];
     Arrays.fill(lastDeparture, Long.MIN_VALUE);
     this.departure = new long[nodes];
@@ -76,22 +99,46 @@ public final class WriteAttribution {
   }
 
   /**
+   * Names the end that the time of the link from {@code position} to the next is given to: its
+   * sender if {@code sender}, else (the default) its receiver; read by later calls.
+   */
+  public void blameSender(int position, boolean sender) {
+    senderOwnsLink[position] = sender;
+  }
+
+  /** {@link #attribute(long, long, long[], long[], long[], long[])} with no blocked times known. */
+  public boolean attribute(long sentNanos, long ackNanos, long[] downstreamNanos,
+      long[] samples) {
+    return attribute(sentNanos, ackNanos, downstreamNanos, noBlocked, samples, null);
+  }
+
+  /**
    * Fills {@code samples[i]} with the service time attributable to pipeline position {@code i},
-   * or {@link #NO_EVIDENCE}. Returns whether every position had a stage of its own.
+   * or {@link #NO_EVIDENCE}, and {@code links[i]} with the time of the link from position
+   * {@code i} to the next, or {@link #NO_EVIDENCE}. Returns whether every position had a stage of
+   * its own.
    *
    * @param sentNanos when the packet went on the wire
    * @param ackNanos when its ack was read (same clock)
    * @param downstreamNanos one slot per DataNode: its downstream time for this packet, or
    *     {@link #UNKNOWN}; the last DataNode's slot is not read (it has nothing downstream)
+   * @param blockedNanos one slot per DataNode: how long of its downstream time its forward
+   *     blocked, or {@link #UNKNOWN}; read only where its downstream time is known
    * @param samples one slot per DataNode of the pipeline
+   * @param links one slot per DataNode of the pipeline, or null when not wanted
    */
   public boolean attribute(long sentNanos, long ackNanos, long[] downstreamNanos,
-      long[] samples) {
-    if (samples.length != nodes || downstreamNanos.length != nodes) {
-      throw new IllegalArgumentException(samples.length + " and " + downstreamNanos.length
+      long[] blockedNanos, long[] samples, long[] links) {
+    if (samples.length != nodes || downstreamNanos.length != nodes
+        || blockedNanos.length != nodes || (links != null && links.length != nodes)) {
+      throw new IllegalArgumentException(samples.length + ", " + downstreamNanos.length + ", "
+          + blockedNanos.length + " and " + (links == null ? "no" : links.length)
           + " slots for " + nodes + " DataNodes");
     }
     Arrays.fill(samples, NO_EVIDENCE);
+    if (links != null) {
+      Arrays.fill(links, NO_EVIDENCE);
+    }
     long bound = ackNanos - sentNanos;
     if (bound < 0) {
       return false;
@@ -99,46 +146,79 @@ public final class WriteAttribution {
     for (int i = 0; i < nodes - 1; i++) {
       long d = downstreamNanos[i];
       known[i] = d != UNKNOWN;
+      blocked[i] = UNKNOWN;
       if (!known[i]) {
         continue;
       }
-      if (d < 0 || d > bound) {
+      long b = blockedNanos[i];
+      if (d < 0 || d > bound || (b != UNKNOWN && (b < 0 || b > d))) {
         return false; // not physical: evidence about nobody
       }
       bound = d;
       departure[i] = ackNanos - d;
+      blocked[i] = b;
     }
     departure[nodes - 1] = ackNanos;
     known[nodes - 1] = true;
+    blocked[nodes - 1] = UNKNOWN;
 
     long arrival = sentNanos;
     int first = 0;
-    long worstSingle = -1;
     boolean exact = true;
     for (int i = 0; i < nodes; i++) {
+      single[i] = false;
       if (!known[i]) {
         continue;
       }
+      // Since its previous forward returned: its own service, not its wait on the link.
       stageService[i] = Math.max(0, departure[i] - Math.max(arrival, lastDeparture[i]));
       if (first == i) {
         samples[i] = stageService[i];
-        worstSingle = Math.max(worstSingle, stageService[i]);
+        single[i] = true;
       } else {
         exact = false;
       }
       arrival = departure[i];
+      if (blocked[i] != UNKNOWN && known[i + 1]) { // the link, apart from the next stage
+        arrival += blocked[i];
+        if (links != null) {
+          links[i] = blocked[i];
+        }
+      }
       first = i + 1;
     }
+    long worstSingle = giveLinksToTheirEnds(samples);
     if (!exact) {
       attributeSharedStages(worstSingle, samples);
     }
 
     long later = ackNanos;
     for (int i = nodes - 1; i >= 0; i--) {
-      later = known[i] ? departure[i] : later;
+      later = known[i] ? departure[i] + (blocked[i] == UNKNOWN ? 0 : blocked[i]) : later;
       lastDeparture[i] = Math.max(lastDeparture[i], later);
     }
     return exact;
+  }
+
+  /**
+   * Adds each link's time, told apart this packet, to the end that owns it (the receiver when the
+   * sender's stage is shared: its own stage is the one exact sample there is). Returns the largest
+   * one-DataNode sample, links included.
+   */
+  private long giveLinksToTheirEnds(long[] samples) {
+    long worstSingle = -1;
+    for (int i = 0; i < nodes; i++) {
+      if (i > 0 && blocked[i - 1] != UNKNOWN && known[i]) {
+        int owner = senderOwnsLink[i - 1] && single[i - 1] ? i - 1 : i;
+        samples[owner] += blocked[i - 1];
+      }
+    }
+    for (int i = 0; i < nodes; i++) {
+      if (single[i]) {
+        worstSingle = Math.max(worstSingle, samples[i]);
+      }
+    }
+    return worstSingle;
   }
 
   /** Gives each stage of several DataNodes' service time to whom it may belong (see above). */
