@@ -120,4 +120,26 @@ class AckReportTest {
     assertEquals(h, read.getHeaderFlag(0), "bit 31 is a uint32's, not a sign");
     assertEquals(Status.SUCCESS, PipelineAck.getStatusFromHeader(read.getHeaderFlag(0)));
   }
+
+  @Test
+  void anyHeaderDecodesToNothingOrTimesInRangeAndReencodesTheSame() {
+    Random random = new Random(3535);
+    for (int i = 0; i < 1_000_000; i++) {
+      int h = random.nextInt();
+      long down = AckReport.downstreamNanos(h);
+      long blocked = AckReport.blockedNanos(h);
+      int version = AckReport.version(h);
+      assertTrue(down >= -1 && blocked >= -1, Integer.toHexString(h));
+      if (version == 0) {
+        assertEquals(-1, down);
+        assertEquals(-1, blocked);
+      } else if (version == 1) {
+        assertEquals(-1, blocked);
+      } else {
+        assertEquals(h, AckReport.with(h, down, blocked, AckReport.busy(h)),
+            "a version 2 header is what its decoded times encode to: " + Integer.toHexString(h));
+      }
+      assertEquals(h & ~AckReport.BITS, AckReport.busyOnly(h, false), "stock bits kept");
+    }
+  }
 }
