@@ -21,6 +21,8 @@ public final class Scenario {
   public static final int DATANODES = 5;
   /** The DataNode every scenario's fault is injected on. */
   public static final int FAULTY = 0;
+  /** The far end of the link-fault scenarios' slow link, from {@link #FAULTY} to it. */
+  public static final int LINK_PEER = 1;
 
   private static final long MIB = 1024 * 1024;
   private static final long BLOCK = 16 * MIB;
@@ -31,6 +33,17 @@ public final class Scenario {
   private static final Duration SLOW_OPEN = Duration.ofMillis(40);
   private static final Duration STALL_EVERY = Duration.ofSeconds(4);
   private static final Duration STALL_FOR = Duration.ofMillis(1500);
+  /**
+   * A slow NIC or link: about the 16 Mbit/s the multi-process cluster's {@code shape} gives a
+   * DataNode, a fifth of what a loopback pipeline moves here.
+   */
+  private static final long SLOW_NET_BYTES_PER_SEC = 2 * MIB;
+  /** A starved CPU's wait per packet step: five times a healthy packet's handling, ± half. */
+  private static final Duration STARVED = Duration.ofMillis(5);
+  private static final double STARVED_JITTER = 0.5;
+  /** A flapping disk's spells: long enough to be judged slow, short enough to recover in. */
+  private static final Duration FLAP_SLOW = Duration.ofSeconds(3);
+  private static final Duration FLAP_HEALTHY = Duration.ofSeconds(3);
 
   /**
    * A slow local disk: each read of the faulty DataNode's block or checksum files (up to 1 MiB,
@@ -90,7 +103,39 @@ public final class Scenario {
         "writes through pipelines with the slow-disk DataNode always in the middle",
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, 2nd of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), true));
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.MIDDLE));
+    add(new Scenario("write-slow-first",
+        "writes through pipelines with the slow-disk DataNode always first",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, 1st of every pipeline",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.FIRST));
+    add(new Scenario("write-slow-last",
+        "writes through pipelines with the slow-disk DataNode always last",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, 3rd of every pipeline",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.LAST));
+    add(new Scenario("write-slow-nic",
+        "writes; one DataNode's NIC sends at most 2 MiB/s in all (what it forwards and serves)",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
+        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC)));
+    add(new Scenario("write-slow-link",
+        "writes through pipelines dn" + FAULTY + ", dn" + LINK_PEER + ", another; the link from"
+        + " the first to the second carries at most 2 MiB/s, that way only",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + "->dn" + LINK_PEER + " link 2 MiB/s, FIFO",
+        c -> c.slowLink(FAULTY, LINK_PEER, SLOW_NET_BYTES_PER_SEC), Placement.LINK));
+    add(new Scenario("write-cpu-starved",
+        "writes; one DataNode's CPU is starved: each packet's receipt and ack wait 5 ms ± 50%",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
+        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER)));
+    add(new Scenario("write-flapping",
+        "writes; one DataNode's disk is slow (10 ms/packet) for 3 s, healthy for 3 s, again",
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, flapping 3 s slow / 3 s healthy",
+        c -> Fault.all(Arrays.asList(c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)),
+            c.flap(FAULTY, FLAP_SLOW, FLAP_HEALTHY)))));
     add(new Scenario("write-throttled",
         "writes; one DataNode receives at most 2 MiB/s in all",
         new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
@@ -123,6 +168,12 @@ public final class Scenario {
             .on(DiskFault.Access.READS, DiskFault.Access.OPENS))));
     readFault("stalls", "freezes for 1.5 s every 4 s", "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
+    readFault("slow-nic", "sends at most 2 MiB/s in all (a slow NIC)",
+        "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
+        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC));
+    readFault("cpu-starved", "is starved of CPU: each packet it sends waits 5 ms ± 50%",
+        "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
+        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER));
     add(new Scenario("mixed",
         "reads and writes under 2 background streams; one DataNode's disk is slow for both",
         new Workload(6, 4, 4 * MIB, 2, (short) 3, BLOCK, Op.WRITE, Op.READ, Op.PREAD),
@@ -145,23 +196,23 @@ public final class Scenario {
   private final Workload workload;
   private final String faultDescription;
   private final Function<FaultyCluster, Fault> fault;
-  private final boolean faultyInTheMiddle;
+  private final Placement placement;
   /** Settings every mode's clients get in this scenario, before the mode's own. */
   private final Map<String, String> clientSettings;
 
   private Scenario(String name, String description, Workload workload, String faultDescription,
       Function<FaultyCluster, Fault> fault) {
-    this(name, description, workload, faultDescription, fault, false);
+    this(name, description, workload, faultDescription, fault, Placement.NAMENODE);
   }
 
   private Scenario(String name, String description, Workload workload, String faultDescription,
-      Function<FaultyCluster, Fault> fault, boolean faultyInTheMiddle) {
-    this(name, description, workload, faultDescription, fault, faultyInTheMiddle,
+      Function<FaultyCluster, Fault> fault, Placement placement) {
+    this(name, description, workload, faultDescription, fault, placement,
         Collections.emptyMap());
   }
 
   private Scenario(String name, String description, Workload workload, String faultDescription,
-      Function<FaultyCluster, Fault> fault, boolean faultyInTheMiddle,
+      Function<FaultyCluster, Fault> fault, Placement placement,
       Map<String, String> clientSettings) {
     this.clientSettings = clientSettings;
     this.name = name;
@@ -169,7 +220,7 @@ public final class Scenario {
     this.workload = workload;
     this.faultDescription = faultDescription;
     this.fault = fault;
-    this.faultyInTheMiddle = faultyInTheMiddle;
+    this.placement = placement;
   }
 
   private static void add(Scenario s) {
@@ -228,11 +279,29 @@ public final class Scenario {
   }
 
   /**
-   * Whether writers place every pipeline themselves with the faulty DataNode second of three
-   * (where a stock ack cannot tell it from the third), rather than let the NameNode place them.
+   * The DataNodes this scenario's fault is on, {@link #FAULTY} first; for a slow link, its two
+   * ends, from first; none for a healthy scenario.
    */
-  public boolean faultyInTheMiddle() {
-    return faultyInTheMiddle;
+  public int[] faultyDataNodes() {
+    return fault == null ? new int[0] : placement == Placement.LINK
+        ? new int[] {FAULTY, LINK_PEER} : new int[] {FAULTY};
+  }
+
+  /**
+   * Whether writers place every pipeline themselves (the faulty DataNode first, second, where a
+   * stock ack cannot tell it from the third, or last; or across its slow link), rather than let
+   * the NameNode place them.
+   */
+  public boolean placesPipelines() {
+    return placement != Placement.NAMENODE;
+  }
+
+  /**
+   * The DataNode numbers of the {@code k}th file's pipeline, first to last, on the embedded
+   * cluster; null where the NameNode places them.
+   */
+  public int[] pipeline(int k) {
+    return placement.pipeline(k, DATANODES, FAULTY, LINK_PEER);
   }
 
   /** Settings every mode's clients get in this scenario (short-circuit reads, say). */
@@ -241,7 +310,7 @@ public final class Scenario {
   }
 
   private Scenario withClient(Map<String, String> settings) {
-    return new Scenario(name, description, workload, faultDescription, fault, faultyInTheMiddle,
+    return new Scenario(name, description, workload, faultDescription, fault, placement,
         settings);
   }
 
@@ -253,19 +322,19 @@ public final class Scenario {
   /** The same scenario with its workload scaled. */
   public Scenario scaled(double scale) {
     return new Scenario(name, description, workload.scaled(scale), faultDescription, fault,
-        faultyInTheMiddle, clientSettings);
+        placement, clientSettings);
   }
 
   /** The same scenario with {@code streams} background streams. */
   public Scenario withBackground(int streams) {
     return new Scenario(name, description, workload.withBackground(streams), faultDescription,
-        fault, faultyInTheMiddle, clientSettings);
+        fault, placement, clientSettings);
   }
 
   /** The same scenario with its workload paced ({@link Workload#withPace}). */
   public Scenario withPace(long paceNanos) {
     return new Scenario(name, description, workload.withPace(paceNanos), faultDescription, fault,
-        faultyInTheMiddle, clientSettings);
+        placement, clientSettings);
   }
 
   @Override

@@ -149,14 +149,15 @@ abstract class Target implements AutoCloseable {
 
     @Override
     public InetSocketAddress[] pipeline(Scenario s, int k) {
-      if (!s.faultyInTheMiddle()) {
+      int[] order = s.pipeline(k);
+      if (order == null) {
         return null;
       }
-      int healthy = Scenario.DATANODES - 1;
-      int first = 1 + k % healthy;
-      int third = 1 + (k + 1) % healthy;
-      return new InetSocketAddress[] {cluster.address(first), cluster.address(Scenario.FAULTY),
-          cluster.address(third)};
+      InetSocketAddress[] pipeline = new InetSocketAddress[order.length];
+      for (int i = 0; i < order.length; i++) {
+        pipeline[i] = cluster.address(order[i]);
+      }
+      return pipeline;
     }
 
     @Override
@@ -249,7 +250,7 @@ abstract class Target implements AutoCloseable {
 
     @Override
     public InetSocketAddress[] pipeline(Scenario s, int k) {
-      if (s.faultyInTheMiddle()) {
+      if (s.placesPipelines()) {
         throw new IllegalArgumentException("scenario " + s + " places pipelines on the embedded"
             + " cluster's DataNodes; it cannot run against " + uri);
       }

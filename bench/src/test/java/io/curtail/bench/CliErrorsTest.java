@@ -26,10 +26,13 @@ class CliErrorsTest {
     assertEquals(2, code);
     assertEquals("curtail-bench: unknown scenario 'nope'; scenarios are healthy, healthy-read,"
         + " healthy-blocks, healthy-write, healthy-small-preads, healthy-seeks, healthy-hflush,"
-        + " write-slow-disk, write-slow-middle, write-throttled, read-throttled, pread-throttled,"
+        + " write-slow-disk, write-slow-middle, write-slow-first, write-slow-last,"
+        + " write-slow-nic, write-slow-link, write-cpu-starved, write-flapping,"
+        + " write-throttled, read-throttled, pread-throttled,"
         + " read-slow-open, pread-slow-open, read-slow-disk, pread-slow-disk,"
         + " read-slow-disk-encrypted, read-slow-disk-nochecksum, read-stalls,"
-        + " pread-stalls, mixed, healthy-local, read-slow-local-disk",
+        + " pread-stalls, read-slow-nic, pread-slow-nic, read-cpu-starved, pread-cpu-starved,"
+        + " mixed, healthy-local, read-slow-local-disk",
         err);
   }
 

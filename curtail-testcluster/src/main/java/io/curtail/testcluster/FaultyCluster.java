@@ -2,8 +2,11 @@ package io.curtail.testcluster;
 
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.datanode.DataNodeSetup;
+import io.curtail.datanode.fault.CpuStarvation;
 import io.curtail.datanode.fault.DataNodeFaults;
 import io.curtail.datanode.fault.DiskFault;
+import io.curtail.datanode.fault.Flapping;
+import io.curtail.datanode.fault.NetFault;
 import io.curtail.datanode.hook.CurtailDataNodePlugin;
 import java.io.File;
 import java.io.IOException;
@@ -318,6 +321,55 @@ public final class FaultyCluster implements AutoCloseable {
   public Fault slowDisk(int i, DiskFault fault) {
     DataNodeFaults f = faults(i);
     f.slowDisk(fault);
+    return f::heal;
+  }
+
+  /**
+   * Makes DataNode {@code i}'s NIC slow: everything it sends (packets it forwards down a pipeline,
+   * packets to readers) crosses one FIFO link of {@code bytesPerSecond}; see {@link NetFault}.
+   */
+  public Fault slowNic(int i, long bytesPerSecond) {
+    return slowNet(i, NetFault.nic(bytesPerSecond));
+  }
+
+  /**
+   * Makes the link from DataNode {@code from} to DataNode {@code to} slow, in that direction
+   * only: packets {@code from} forwards to {@code to} cross a FIFO link of {@code bytesPerSecond};
+   * its forwarding to others, and {@code to}'s to it, are untouched.
+   */
+  public Fault slowLink(int from, int to, long bytesPerSecond) {
+    return slowNet(from, NetFault.link(peer(to), bytesPerSecond));
+  }
+
+  /** Injects {@code fault} on DataNode {@code i}'s network; see {@link NetFault}. */
+  public Fault slowNet(int i, NetFault fault) {
+    DataNodeFaults f = faults(i);
+    f.slowNet(fault);
+    return f::heal;
+  }
+
+  /** DataNode {@code i}'s transfer address as another DataNode names it forwarding to it. */
+  public String peer(int i) {
+    return "127.0.0.1:" + ports[i];
+  }
+
+  /**
+   * Starves DataNode {@code i}'s CPU: each step of its packet handling (receive, ack, send) waits
+   * {@code mean × (1 ± jitter)}; see {@link CpuStarvation} for what that leaves out.
+   */
+  public Fault starveCpu(int i, Duration mean, double jitter) {
+    DataNodeFaults f = faults(i);
+    f.starveCpu(CpuStarvation.of(mean, jitter));
+    return f::heal;
+  }
+
+  /**
+   * Makes DataNode {@code i}'s faults, injected before or after, flap: act for {@code slow},
+   * rest for {@code healthy}, again, from now. Closing it heals DataNode {@code i} entirely.
+   */
+  public Fault flap(int i, Duration slow, Duration healthy) {
+    DataNodeFaults f = faults(i);
+    f.flap(Flapping.of(slow, healthy));
     return f::heal;
   }
 

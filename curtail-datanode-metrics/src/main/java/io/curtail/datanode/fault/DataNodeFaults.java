@@ -1,6 +1,7 @@
 package io.curtail.datanode.fault;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -12,9 +13,13 @@ import org.slf4j.LoggerFactory;
  * The faults injected on one DataNode, changeable while it runs. The DataNode's hooks call
  * {@link #await} with the access they are about to make; it returns at once unless the injected
  * {@link DiskFault} slows that access, in which case the calling thread waits for the disk: its
- * turn in a slow disk's FIFO queue, or the end of a stall.
+ * turn in a slow disk's FIFO queue, or the end of a stall. Likewise {@link #awaitForward} before a
+ * packet is forwarded down a pipeline and {@link #awaitSend} after one is sent to a reader wait
+ * for a slow network ({@link NetFault}), and {@link #awaitCpu} at each packet-handling step for a
+ * starved CPU ({@link CpuStarvation}). A {@link Flapping} schedule, if set, turns them all on and
+ * off together.
  *
- * <p>Thread-safe: the fault is one volatile reference, swapped whole.
+ * <p>Thread-safe: each fault is one volatile reference, swapped whole.
  */
 public final class DataNodeFaults implements DataNodeFaultsMXBean {
   private static final Logger LOG = LoggerFactory.getLogger(DataNodeFaults.class);
@@ -34,12 +39,41 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
     }
   }
 
+  private static final class Net {
+    final NetFault fault;
+    final Wire wire;
+
+    Net(NetFault fault, Wire wire) {
+      this.fault = fault;
+      this.wire = wire;
+    }
+  }
+
+  private static final class Schedule {
+    final Flapping flapping;
+    final long startNanos;
+
+    Schedule(Flapping flapping, long startNanos) {
+      this.flapping = flapping;
+      this.startNanos = startNanos;
+    }
+  }
+
   private final String dataNode;
   private final LongSupplier clock;
   private final ReadPath readPath;
   private final LongAdder delayedWrites = new LongAdder();
   private final LongAdder delayedReads = new LongAdder();
+  private final LongAdder delayedForwards = new LongAdder();
+  private final LongAdder delayedSends = new LongAdder();
+  private final LongAdder starvedSteps = new LongAdder();
   private volatile Disk disk;
+  private volatile Net net;
+  private volatile CpuStarvation cpu;
+  /** When the faults act; null: always. */
+  private volatile Schedule schedule;
+  /** Whether the DataNode's packet reads come through {@link #awaitSend}; under this lock. */
+  private boolean readsIntercepted;
   /** Every packet write fails as on a full disk. */
   private volatile boolean full;
 
@@ -56,12 +90,61 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   /** Injects {@code fault}, replacing any disk fault this DataNode had. */
   public synchronized void slowDisk(DiskFault fault) {
-    Disk before = disk;
     disk = new Disk(fault, fault.newModel(clock.getAsLong()));
-    if (fault.reads() != (before != null && before.fault.reads())) {
-      readPath.intercept(this, fault.reads());
-    }
+    interceptReadsIfSlowed();
     LOG.info("Injected disk fault datanode={} fault={}", dataNode, fault);
+  }
+
+  /** Injects {@code fault}, replacing any network fault this DataNode had. */
+  public synchronized void slowNet(NetFault fault) {
+    net = new Net(fault, fault.newWire());
+    interceptReadsIfSlowed();
+    LOG.info("Injected network fault datanode={} fault={}", dataNode, fault);
+  }
+
+  /** Starves this DataNode's CPU as {@code starvation} says, replacing any starvation before. */
+  public synchronized void starveCpu(CpuStarvation starvation) {
+    cpu = starvation;
+    interceptReadsIfSlowed();
+    LOG.info("Injected CPU starvation datanode={} fault={}", dataNode, starvation);
+  }
+
+  /**
+   * Makes every fault of this DataNode, injected before or after, act only in the slow spells
+   * of {@code flapping}, which start now.
+   */
+  public synchronized void flap(Flapping flapping) {
+    schedule = new Schedule(flapping, clock.getAsLong());
+    LOG.info("Flapping datanode={} schedule={}", dataNode, flapping);
+  }
+
+  /** The injected network fault, or null. */
+  public NetFault net() {
+    Net n = net;
+    return n == null ? null : n.fault;
+  }
+
+  /** The injected CPU starvation, or null. */
+  public CpuStarvation cpu() {
+    return cpu;
+  }
+
+  /** The flapping schedule, or null if faults act all the time. */
+  public Flapping flapping() {
+    Schedule s = schedule;
+    return s == null ? null : s.flapping;
+  }
+
+  /** Routes packet reads through {@link #awaitSend} while any fault slows them, and only then. */
+  private void interceptReadsIfSlowed() {
+    Disk d = disk;
+    Net n = net;
+    boolean slowed = (d != null && d.fault.reads()) || (n != null && n.fault.slowsReads())
+        || cpu != null;
+    if (slowed != readsIntercepted) {
+      readPath.intercept(this, slowed);
+      readsIntercepted = slowed;
+    }
   }
 
   /** The injected disk fault, or null if the disk is healthy. */
@@ -97,23 +180,64 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
       full = false;
       LOG.info("Emptied disk datanode={}", dataNode);
     }
-    Disk before = disk;
+    boolean any = disk != null || net != null || cpu != null || schedule != null;
     disk = null;
-    if (before != null) {
-      if (before.fault.reads()) {
-        readPath.intercept(this, false);
-      }
-      LOG.info("Healed disk datanode={}", dataNode);
+    net = null;
+    cpu = null;
+    schedule = null;
+    interceptReadsIfSlowed();
+    if (any) {
+      LOG.info("Healed datanode={}", dataNode);
     }
   }
 
   /** Called by the DataNode's hook for {@code access}: waits for the disk if it is slowed. */
   public void await(DiskFault.Access access) {
     Disk d = disk;
-    if (d != null && d.fault.slows(access)) {
+    if (d != null && d.fault.slows(access) && slowNow()) {
       (access == DiskFault.Access.WRITES ? delayedWrites : delayedReads).increment();
       sleepUntil(d.model.admit(clock.getAsLong()));
     }
+  }
+
+  /**
+   * Called by the DataNode's hook just before it forwards a packet to {@code mirror} (its
+   * {@code ip:port}): waits for a slow NIC, or a slow link to that mirror.
+   */
+  public void awaitForward(String mirror) {
+    Net n = net;
+    if (n != null && n.fault.slowsForwardingTo(mirror) && slowNow()) {
+      delayedForwards.increment();
+      sleepUntil(n.wire.admit(clock.getAsLong(), NetFault.FORWARDED_PACKET_BYTES));
+    }
+  }
+
+  /**
+   * Called for each packet of {@code bytes} sent to a reader: waits for the disk if it slows
+   * reads, for a slow NIC, and for a starved CPU, in that order.
+   */
+  public void awaitSend(long bytes) {
+    await(DiskFault.Access.READS);
+    Net n = net;
+    if (n != null && n.fault.slowsReads() && slowNow()) {
+      delayedSends.increment();
+      sleepUntil(n.wire.admit(clock.getAsLong(), bytes));
+    }
+    awaitCpu();
+  }
+
+  /** Called at each step of packet handling (receiving, acking, sending): waits if starved. */
+  public void awaitCpu() {
+    CpuStarvation c = cpu;
+    if (c != null && slowNow()) {
+      starvedSteps.increment();
+      sleepUntil(clock.getAsLong() + c.delayNanos(ThreadLocalRandom.current().nextDouble()));
+    }
+  }
+
+  private boolean slowNow() {
+    Schedule s = schedule;
+    return s == null || s.flapping.slowAt(s.startNanos, clock.getAsLong());
   }
 
   private void sleepUntil(long deadlineNanos) {
@@ -167,6 +291,62 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
   }
 
   @Override
+  public long getDelayedForwards() {
+    return delayedForwards.sum();
+  }
+
+  @Override
+  public long getDelayedSends() {
+    return delayedSends.sum();
+  }
+
+  @Override
+  public long getStarvedSteps() {
+    return starvedSteps.sum();
+  }
+
+  @Override
+  public String getFaults() {
+    StringBuilder b = new StringBuilder();
+    for (Object f : new Object[] {disk(), net(), cpu(), full ? "disk full" : null, flapping()}) {
+      if (f != null) {
+        b.append(b.length() == 0 ? "" : ", ").append(f);
+      }
+    }
+    return b.length() == 0 ? "none" : b.toString();
+  }
+
+  @Override
+  public void slowNic(long bytesPerSecond) {
+    slowNet(NetFault.nic(bytesPerSecond));
+  }
+
+  @Override
+  public void delayNic(long perPacketMicros) {
+    slowNet(NetFault.nic(Duration.ofNanos(perPacketMicros * 1000)));
+  }
+
+  @Override
+  public void slowLink(String peer, long bytesPerSecond) {
+    slowNet(NetFault.link(peer, bytesPerSecond));
+  }
+
+  @Override
+  public void delayLink(String peer, long perPacketMicros) {
+    slowNet(NetFault.link(peer, Duration.ofNanos(perPacketMicros * 1000)));
+  }
+
+  @Override
+  public void starveCpu(long meanMicros, double jitter) {
+    starveCpu(CpuStarvation.of(Duration.ofNanos(meanMicros * 1000), jitter));
+  }
+
+  @Override
+  public void flap(long slowMillis, long healthyMillis) {
+    flap(Flapping.of(Duration.ofMillis(slowMillis), Duration.ofMillis(healthyMillis)));
+  }
+
+  @Override
   public void slowDisk(long serviceMicros, double utilisation, boolean reads) {
     DiskFault f = DiskFault.serviceTime(Duration.ofNanos(serviceMicros * 1000))
         .withUtilisation(utilisation);
@@ -186,6 +366,6 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   @Override
   public String toString() {
-    return "DataNodeFaults{" + dataNode + ", disk=" + disk() + (full ? ", full" : "") + '}';
+    return "DataNodeFaults{" + dataNode + ", " + getFaults() + '}';
   }
 }

@@ -38,6 +38,36 @@ public interface DataNodeFaultsMXBean {
 
   boolean isDiskFull();
 
+  /** Packets forwarded down a pipeline that waited for an injected network fault. */
+  long getDelayedForwards();
+
+  /** Packets sent to readers that waited for an injected slow NIC. */
+  long getDelayedSends();
+
+  /** Packet-handling steps (receive, ack, send) that waited for an injected starved CPU. */
+  long getStarvedSteps();
+
+  /** Every fault in force in words, or "none". */
+  String getFaults();
+
+  /** Makes every packet the DataNode sends (forwarded or to readers) cross a link this fast. */
+  void slowNic(long bytesPerSecond);
+
+  /** Holds every packet the DataNode sends (forwarded or to readers) this long. */
+  void delayNic(long perPacketMicros);
+
+  /** Makes packets forwarded to {@code peer} (its ip:port) only cross a link this fast. */
+  void slowLink(String peer, long bytesPerSecond);
+
+  /** Holds packets forwarded to {@code peer} (its ip:port) only, this long each. */
+  void delayLink(String peer, long perPacketMicros);
+
+  /** Delays every packet-handling step {@code meanMicros × (1 ± jitter)}; see CpuStarvation. */
+  void starveCpu(long meanMicros, double jitter);
+
+  /** Makes every fault act only for {@code slowMillis}, then rest {@code healthyMillis}, again. */
+  void flap(long slowMillis, long healthyMillis);
+
   /** Removes every fault this DataNode has. */
   void heal();
 }

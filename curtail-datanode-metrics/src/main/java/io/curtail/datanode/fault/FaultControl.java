@@ -18,7 +18,7 @@ import javax.management.remote.JMXServiceURL;
  * launcher's {@code fault} command: attaches to the DataNode's JVM by process id (the JDK's
  * attach API, which starts the JVM's local JMX agent if it has none) and calls one operation of
  * its {@link DataNodeFaultsMXBean}, the same operations jconsole or jmxterm reach over JMX.
- * Prints the disk fault in force afterwards.
+ * Prints the faults in force afterwards.
  *
  * <p>The attach API is reached by reflection: the plugin jar is compiled against Java 8's
  * platform API, which has none (on Java 8 it is the JDK's {@code lib/tools.jar}; from 9, module
@@ -27,6 +27,8 @@ import javax.management.remote.JMXServiceURL;
 public final class FaultControl {
   static final String USAGE = "FaultControl PID OPERATION [ARG...], OPERATION one of: slowDisk"
       + " SERVICE_US UTILISATION READS | slowOpens SERVICE_US | stall EVERY_MS FOR_MS | fill"
+      + " | slowNic BYTES_PER_S | delayNic PER_PACKET_US | slowLink PEER BYTES_PER_S"
+      + " | delayLink PEER PER_PACKET_US | starveCpu MEAN_US JITTER | flap SLOW_MS HEALTHY_MS"
       + " | heal | show";
   private static final String BEANS = "Hadoop:service=DataNode,name=CurtailFaults-*";
 
@@ -72,7 +74,7 @@ public final class FaultControl {
 
   /**
    * Calls {@code args[0]} with the arguments after it on the one DataNode fault bean
-   * {@code server} has; returns the disk fault in force afterwards.
+   * {@code server} has; returns the faults in force afterwards.
    *
    * @throws IllegalArgumentException naming what is wrong: the operation, an argument, or a
    *     server without exactly one such bean
@@ -108,6 +110,30 @@ public final class FaultControl {
         arguments(args, 0);
         faults.fill();
         break;
+      case "slowNic":
+        arguments(args, 1);
+        faults.slowNic(whole(args[1], "BYTES_PER_S"));
+        break;
+      case "delayNic":
+        arguments(args, 1);
+        faults.delayNic(whole(args[1], "PER_PACKET_US"));
+        break;
+      case "slowLink":
+        arguments(args, 2);
+        faults.slowLink(peer(args[1]), whole(args[2], "BYTES_PER_S"));
+        break;
+      case "delayLink":
+        arguments(args, 2);
+        faults.delayLink(peer(args[1]), whole(args[2], "PER_PACKET_US"));
+        break;
+      case "starveCpu":
+        arguments(args, 2);
+        faults.starveCpu(whole(args[1], "MEAN_US"), jitter(args[2]));
+        break;
+      case "flap":
+        arguments(args, 2);
+        faults.flap(whole(args[1], "SLOW_MS"), whole(args[2], "HEALTHY_MS"));
+        break;
       case "heal":
         arguments(args, 0);
         faults.heal();
@@ -118,7 +144,7 @@ public final class FaultControl {
       default:
         throw new IllegalArgumentException("unknown operation '" + op + "'; " + USAGE);
     }
-    return faults.getDiskFault() + (faults.isDiskFull() ? ", disk full" : "");
+    return faults.getFaults();
   }
 
   private static void arguments(String[] args, int n) {
@@ -152,6 +178,33 @@ public final class FaultControl {
     }
     throw new IllegalArgumentException("UTILISATION (the disk's background load) must be in"
         + " [0, 1), was '" + value + "'");
+  }
+
+  private static String peer(String value) {
+    int colon = value.lastIndexOf(':');
+    if (colon > 0) {
+      try {
+        Integer.parseInt(value.substring(colon + 1));
+        return value;
+      } catch (NumberFormatException e) {
+        // said below
+      }
+    }
+    throw new IllegalArgumentException("PEER must be the peer DataNode's transfer address"
+        + " ip:port (as it names its mirror), was '" + value + "'");
+  }
+
+  private static double jitter(String value) {
+    try {
+      double v = Double.parseDouble(value);
+      if (v >= 0 && v <= 1) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new IllegalArgumentException("JITTER (the spread of each delay around the mean) must"
+        + " be in [0, 1], was '" + value + "'");
   }
 
   private static boolean bool(String value) {

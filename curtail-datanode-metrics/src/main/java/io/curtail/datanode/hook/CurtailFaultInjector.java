@@ -17,7 +17,8 @@ import org.apache.hadoop.util.DiskChecker.DiskOutOfSpaceException;
  * are the only points where the plugin's reports touch a write: {@code BlockReceiver} calls one just
  * before forwarding a packet to the next DataNode, and (from its {@code PacketResponder}) the
  * other just before sending an ack upstream, with the replies it may still change. The fault
- * injection uses two more, after a packet's local write and before a read. They are methods of
+ * injection uses those (a slow network on forwarding), and more: after a packet's local write,
+ * before an ack is sent upstream (a starved CPU), and before a read. They are methods of
  * Hadoop 3.4's injector (tested with 3.4.2); on a Hadoop whose {@code BlockReceiver} does not call
  * one, that timing is never taken, no report goes out, and clients fall back to their own
  * attribution.
@@ -67,6 +68,7 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
   public void delayWriteToDisk() {
     Routes r = routesOfCaller();
     if (r != null) {
+      r.faults.awaitCpu();
       r.faults.await(DiskFault.Access.WRITES);
       try {
         r.faults.checkSpace();
@@ -93,6 +95,18 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     Routes r = routesOfCaller();
     if (r != null) {
       r.reports.forwarding(Thread.currentThread().getName());
+      // After the report's clock starts, as a real slow network blocks the socket write that
+      // follows: the wait counts as downstream time, which is what makes a slow NIC hard to tell.
+      r.faults.awaitForward(mirrorAddr);
+    }
+  }
+
+  /** Called by {@code PacketResponder} just before it sends an ack upstream. */
+  @Override
+  public void delaySendingAckToUpstream(String upstreamAddr) {
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.faults.awaitCpu();
     }
   }
 

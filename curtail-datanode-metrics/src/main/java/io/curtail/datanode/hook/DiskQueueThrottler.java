@@ -1,12 +1,12 @@
 package io.curtail.datanode.hook;
 
 import io.curtail.datanode.fault.DataNodeFaults;
-import io.curtail.datanode.fault.DiskFault;
 import org.apache.hadoop.hdfs.util.Canceler;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 
 /**
- * A read throttler that makes every packet a DataNode sends wait for its injected disk fault, then
+ * A read throttler that makes every packet a DataNode sends wait for its injected faults (a disk
+ * slowing reads, a slow NIC, a starved CPU: {@link DataNodeFaults#awaitSend}), then
  * applies the bandwidth throttler that was in place before (if any), so both faults compose.
  */
 final class DiskQueueThrottler extends DataTransferThrottler {
@@ -30,7 +30,7 @@ final class DiskQueueThrottler extends DataTransferThrottler {
 
   @Override
   public void throttle(long numOfBytes, Canceler canceler) {
-    faults.await(DiskFault.Access.READS);
+    faults.awaitSend(numOfBytes);
     if (previous != null) {
       previous.throttle(numOfBytes, canceler);
     }

@@ -43,6 +43,15 @@ class FaultControlTest {
     assertEquals(10_000, faults.getDiskServiceMicros());
     assertTrue(faults.isDiskSlowingReads());
     assertTrue(FaultControl.control(server, "fill").endsWith(", disk full"));
+    FaultControl.control(server, "slowNic", "2000000");
+    assertEquals(2_000_000, faults.net().bytesPerSecond());
+    FaultControl.control(server, "delayLink", "10.0.0.3:9866", "20000");
+    assertEquals("10.0.0.3:9866", faults.net().peer());
+    assertEquals(20_000_000, faults.net().perPacketNanos());
+    FaultControl.control(server, "starveCpu", "5000", "0.5");
+    assertEquals(5_000_000, faults.cpu().meanNanos());
+    assertTrue(FaultControl.control(server, "flap", "2000", "3000").endsWith(
+        "Flapping{slowMs=2000, healthyMs=3000}"));
     assertEquals("none", FaultControl.control(server, "heal"));
   }
 
@@ -55,6 +64,10 @@ class FaultControlTest {
         "slowDisk", "10", "1", "true");
     assertMessage("READS must be true or false, was 'yes'", "slowDisk", "10", "0", "yes");
     assertMessage("FOR_MS must be a whole number above 0, was '-1'", "stall", "4000", "-1");
+    assertMessage("PEER must be the peer DataNode's transfer address ip:port", "slowLink", "dn1",
+        "1000");
+    assertMessage("JITTER (the spread of each delay around the mean) must be in [0, 1], was '2'",
+        "starveCpu", "1000", "2");
     assertEquals("none", faults.getDiskFault(), "nothing injected by bad input");
   }
 
