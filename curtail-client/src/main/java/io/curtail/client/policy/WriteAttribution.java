@@ -40,9 +40,10 @@ import java.util.Arrays;
  * time, and not the receiver's own either. So where it is known, a packet departs a DataNode when
  * its forward returned, the next DataNode's stage starts there, and a DataNode's service excludes
  * its previous forward's wait (which, counted as its own, made every upstream neighbour of a slow
- * DataNode look as slow as it). The link's time is given to the end its caller names
- * ({@link #blameSender}; the receiver unless told, the end a slow disk, CPU or NIC of the next
- * DataNode makes slow) and reported apart, for the caller to vote with across pipelines.
+ * DataNode look as slow as it). The link's time is reported apart, for the caller to judge and
+ * vote on across pipelines, and given to the end the caller names ({@link #blameLink}); until it
+ * names one, to nobody: a time given to the wrong end stays in that DataNode's window, where it
+ * could have it replaced before the vote is in.
  *
  * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
  * the time of a DataNode upstream, whose span contains it; a blocked time longer than its own
@@ -57,8 +58,8 @@ public final class WriteAttribution {
 
   private final int nodes;
   private final boolean[] knownFast;
-  /** Whether link i (from position i to i + 1) is its sender's, not its receiver's. */
-  private final boolean[] senderOwnsLink;
+  /** Whose the time of link i (from position i to i + 1) is. */
+  private final LinkEnd[] linkEnd;
   /** This packet's blocked times, where known; {@link #UNKNOWN} elsewhere. */
   private final long[] blocked;
   /** Positions whose stage is their own: their samples are exact. */
@@ -78,7 +79,8 @@ public final class WriteAttribution {
     }
     this.nodes = nodes;
     this.knownFast = new boolean[nodes];
-    this.senderOwnsLink = new boolean[nodes];
+    this.linkEnd = new LinkEnd[nodes];
+    Arrays.fill(linkEnd, LinkEnd.NOBODY);
     this.blocked = new long[nodes];
     this.single = new boolean[nodes];
     this.noBlocked = new long[nodes];
@@ -98,12 +100,22 @@ public final class WriteAttribution {
     knownFast[position] = fast;
   }
 
+  /** Which end of a link its time is given to. */
+  public enum LinkEnd {
+    /** Nobody yet: the link is not judged. */
+    NOBODY,
+    /** The DataNode the packet was forwarded to. */
+    RECEIVER,
+    /** The DataNode that forwarded it. */
+    SENDER
+  }
+
   /**
-   * Names the end that the time of the link from {@code position} to the next is given to: its
-   * sender if {@code sender}, else (the default) its receiver; read by later calls.
+   * Names the end that the time of the link from {@code position} to the next is given to
+   * ({@link LinkEnd#NOBODY} until named); read by later calls.
    */
-  public void blameSender(int position, boolean sender) {
-    senderOwnsLink[position] = sender;
+  public void blameLink(int position, LinkEnd end) {
+    linkEnd[position] = end;
   }
 
   /** {@link #attribute(long, long, long[], long[], long[], long[])} with no blocked times known. */
@@ -201,15 +213,15 @@ public final class WriteAttribution {
   }
 
   /**
-   * Adds each link's time, told apart this packet, to the end that owns it (the receiver when the
+   * Adds each link's time, told apart this packet, to the end named for it (the receiver when the
    * sender's stage is shared: its own stage is the one exact sample there is). Returns the largest
    * one-DataNode sample, links included.
    */
   private long giveLinksToTheirEnds(long[] samples) {
     long worstSingle = -1;
     for (int i = 0; i < nodes; i++) {
-      if (i > 0 && blocked[i - 1] != UNKNOWN && known[i]) {
-        int owner = senderOwnsLink[i - 1] && single[i - 1] ? i - 1 : i;
+      if (i > 0 && blocked[i - 1] != UNKNOWN && known[i] && linkEnd[i - 1] != LinkEnd.NOBODY) {
+        int owner = linkEnd[i - 1] == LinkEnd.SENDER && single[i - 1] ? i - 1 : i;
         samples[owner] += blocked[i - 1];
       }
     }

@@ -55,6 +55,7 @@ final class AckReader implements Runnable {
   /** This pipeline's links' times, link i from DataNode i to i + 1 (see {@link #judgeLinks}). */
   private final LatencyWindow[] linkWindows;
   private final NodeId[] ids;
+  private final boolean[] linkJudged;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
 
@@ -75,6 +76,7 @@ final class AckReader implements Runnable {
     this.links = new long[n];
     this.linkWindows = new LatencyWindow[n];
     this.ids = new NodeId[n];
+    this.linkJudged = new boolean[n];
     for (int i = 0; i < n; i++) {
       linkWindows[i] = new LatencyWindow();
       ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
@@ -200,7 +202,8 @@ final class AckReader implements Runnable {
   /**
    * Judges each link of this pipeline whose time the DataNodes reported, by the one rule of
    * slowness against the fastest DataNode of the pipeline, votes the verdict into the JVM's
-   * {@link SlowLinks}, and tells the attribution, from the vote, whose each link's time is.
+   * {@link SlowLinks}, and tells the attribution, from the vote, whose each judged link's time
+   * is (a link not judged yet is nobody's).
    */
   private void judgeLinks(List<LatencyStats> stats, long now) {
     long fastest = ctx.slowness.fastestPercentile(stats);
@@ -209,7 +212,8 @@ final class AckReader implements Runnable {
     for (int i = 0; i + 1 < trackers.length; i++) {
       LatencyStats link = linkWindows[i].stats(ctx.config.writeWindowPackets(),
           ctx.config.slownessPercentile(), scratch);
-      if (!ctx.slowness.judged(link) || fastest == Long.MAX_VALUE) {
+      linkJudged[i] = ctx.slowness.judged(link) && fastest != Long.MAX_VALUE;
+      if (!linkJudged[i]) {
         continue;
       }
       voted = true;
@@ -221,7 +225,10 @@ final class AckReader implements Runnable {
     }
     // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
     for (int i = 0; voted && i + 1 < trackers.length; i++) {
-      attribution.blameSender(i, slowLinks.blameSender(ids[i], ids[i + 1], now));
+      if (linkJudged[i]) {
+        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], now)
+            ? WriteAttribution.LinkEnd.SENDER : WriteAttribution.LinkEnd.RECEIVER);
+      }
     }
   }
 

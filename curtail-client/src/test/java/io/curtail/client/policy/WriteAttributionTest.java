@@ -178,6 +178,8 @@ class WriteAttributionTest {
   @Test
   void theUpstreamNeighbourOfASlowReaderIsNotBlamedForItsBlockedForward() {
     WriteAttribution a = new WriteAttribution(3);
+    a.blameLink(0, WriteAttribution.LinkEnd.RECEIVER);
+    a.blameLink(1, WriteAttribution.LinkEnd.RECEIVER);
     long[][] first = ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
     // DN0: 1 000; DN1: 2 000 - 1 100 = 900, + the link into it, 100; DN2: 14 000 - 12 000, + 10 000.
     assertArrayEquals(new long[] {1_000, 1_000, 12_000}, first[0]);
@@ -202,7 +204,8 @@ class WriteAttributionTest {
   void aLinkBlamedOnItsSenderGoesToTheSender() {
     // The vote found DN1 the common end (its NIC slow outbound): the link's 10 000 is DN1's.
     WriteAttribution a = new WriteAttribution(3);
-    a.blameSender(1, true);
+    a.blameLink(0, WriteAttribution.LinkEnd.RECEIVER);
+    a.blameLink(1, WriteAttribution.LinkEnd.SENDER);
     ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
     long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
     assertArrayEquals(new long[] {500, 11_000, 2_000}, second[0]);
@@ -213,11 +216,22 @@ class WriteAttributionTest {
     // DN1 runs the previous plugin: no blocked time from it, so its stage is measured from its
     // forward's start as before, while DN0's link is still told apart.
     WriteAttribution a = new WriteAttribution(3);
+    a.blameLink(0, WriteAttribution.LinkEnd.RECEIVER);
     ackV2(a, 0, 14_000, DOWN_1, new long[] {100, U});
     long[][] second = ackV2(a, 500, 24_900, DOWN_2, new long[] {100, U});
     // DN0: 1 600 - max(500, 1 100); DN1: 12 900 - max(1 700, 2 000) + 100; DN2: 24 900 - 14 000.
     assertArrayEquals(new long[] {500, 11_000, 10_900}, second[0]);
     assertArrayEquals(new long[] {100, NO_EVIDENCE, NO_EVIDENCE}, second[1]);
+  }
+
+  @Test
+  void aLinkNotJudgedYetIsNobodys() {
+    // Until the caller's vote names an end, the link's time is reported but given to nobody.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
+    assertArrayEquals(new long[] {500, 900, 2_000}, second[0]);
+    assertArrayEquals(new long[] {100, 10_000, NO_EVIDENCE}, second[1]);
   }
 
   @Test

@@ -47,7 +47,7 @@ class AckFuzzTest {
       AckReport.blockedTimes(ack, blocked);
       downstream[0] = ack.getDownstreamAckTimeNanos();
       for (int i = 0; i < nodes; i++) {
-        attribution.blameSender(i, in.consumeBoolean()); // whatever the vote says
+        attribution.blameLink(i, in.pickValue(WriteAttribution.LinkEnd.values())); // any vote
       }
       sent += in.consumeLong(0, 1_000_000_000L);
       long acked = sent + in.consumeLong(-1_000L, 1_000_000_000L);
