@@ -65,6 +65,8 @@ public final class WriteAttribution {
   /** Positions whose stage is their own: their samples are exact. */
   private final boolean[] single;
   private final long[] noBlocked;
+  /** This packet's service times of one-DataNode stages, before links were given to them. */
+  private final long[] own;
   /** When the previous packet left each position (the last: its ack), or a later time. */
   private final long[] lastDeparture;
   /** This packet's departures, where {@link #known}; the last position's is its ack. */
@@ -85,6 +87,7 @@ public final class WriteAttribution {
     this.single = new boolean[nodes];
     this.noBlocked = new long[nodes];
     Arrays.fill(noBlocked, UNKNOWN);
+    this.own = new long[nodes];
     this.lastDeparture = new long[nodes];
     Arrays.fill(lastDeparture, Long.MIN_VALUE);
     this.departure = new long[nodes];
@@ -148,6 +151,7 @@ public final class WriteAttribution {
           + " slots for " + nodes + " DataNodes");
     }
     Arrays.fill(samples, NO_EVIDENCE);
+    Arrays.fill(own, NO_EVIDENCE);
     if (links != null) {
       Arrays.fill(links, NO_EVIDENCE);
     }
@@ -220,6 +224,9 @@ public final class WriteAttribution {
   private long giveLinksToTheirEnds(long[] samples) {
     long worstSingle = -1;
     for (int i = 0; i < nodes; i++) {
+      own[i] = single[i] ? samples[i] : NO_EVIDENCE;
+    }
+    for (int i = 0; i < nodes; i++) {
       if (i > 0 && blocked[i - 1] != UNKNOWN && known[i] && linkEnd[i - 1] != LinkEnd.NOBODY) {
         int owner = linkEnd[i - 1] == LinkEnd.SENDER && single[i - 1] ? i - 1 : i;
         samples[owner] += blocked[i - 1];
@@ -231,6 +238,14 @@ public final class WriteAttribution {
       }
     }
     return worstSingle;
+  }
+
+  /**
+   * The last attributed packet's own service time at {@code position}, without any link's time,
+   * or {@link #NO_EVIDENCE} where its stage was shared or the ack was evidence about nobody.
+   */
+  public long ownService(int position) {
+    return own[position];
   }
 
   /** Gives each stage of several DataNodes' service time to whom it may belong (see above). */

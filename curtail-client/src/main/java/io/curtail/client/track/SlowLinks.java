@@ -12,13 +12,15 @@ import java.util.Objects;
  * DataNode. Network-fault localisers blame by the same kind of vote across flows (007, NSDI '18;
  * NetBouncer, NSDI '19).
  *
- * <p>The rule ({@link #blameSender}): the time of a slow link A→B is B's unless A is an end of
- * slow links to more other DataNodes than B is. A DataNode slow to read (disk, CPU, a NIC slow
- * inbound) slows every link into it, so B is the common end; a NIC slow outbound slows every link
- * out of A, which the vote finds once A has been seen slow towards a second DataNode; with no
- * vote either way (a single slow link, or the first pipeline to meet a fault) the receiver is
- * blamed, an end of the slow link either way. Whether a link is slow is not decided here: the
- * caller judges it by the one rule of slowness and reports it ({@link #slow}, {@link #fast}).
+ * <p>The rule ({@link #blameSender}), for a slow link A→B: a receiver whose own service is slow
+ * too (its disk, its CPU) holds the packets back itself, and the link's slowness is its
+ * back-pressure: B's. Otherwise the end that has slow links to more other DataNodes is the
+ * common end: B when every link into it is slow, A when every link out of it is (a NIC slow
+ * sending, what a shaped interface does). With no vote either way (one slow link, or the first
+ * pipeline to meet a fault), the sender: of two healthy-looking ends, the one whose outbound
+ * traffic is what is slow, and an end of the slow link in any case. Whether a link or a
+ * DataNode is slow is not decided here: the caller judges both by the one rule of slowness and
+ * reports links ({@link #slow}, {@link #fast}).
  *
  * <p>Bounded: a link not found slow again within the memory is forgotten, and at most
  * {@code maxLinks} are kept (the most recent). Times are passed in. Thread-safe.
@@ -57,10 +59,17 @@ public final class SlowLinks {
     lastSlow.remove(new Link(from, to));
   }
 
-  /** Whether the time of the link from {@code from} to {@code to} is its sender's (see above). */
-  public synchronized boolean blameSender(NodeId from, NodeId to, long now) {
+  /**
+   * Whether the time of the slow link from {@code from} to {@code to} is its sender's (see
+   * above), given whether the receiver's own service is slow.
+   */
+  public synchronized boolean blameSender(NodeId from, NodeId to, boolean receiverSlow,
+      long now) {
+    if (receiverSlow) {
+      return false;
+    }
     forgetBefore(now - memoryNanos);
-    return partners(from, to) > partners(to, from);
+    return partners(from, to) >= partners(to, from);
   }
 
   /** The DataNodes other than {@code except} that {@code node} has a slow link with. */

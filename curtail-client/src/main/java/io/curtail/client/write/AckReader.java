@@ -54,6 +54,8 @@ final class AckReader implements Runnable {
   private final long[] links;
   /** This pipeline's links' times, link i from DataNode i to i + 1 (see {@link #judgeLinks}). */
   private final LatencyWindow[] linkWindows;
+  /** Each DataNode's own service in this pipeline, links left out: is a link's receiver slow? */
+  private final LatencyWindow[] ownWindows;
   private final NodeId[] ids;
   private final boolean[] linkJudged;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
@@ -75,10 +77,12 @@ final class AckReader implements Runnable {
     this.blocked = new long[n];
     this.links = new long[n];
     this.linkWindows = new LatencyWindow[n];
+    this.ownWindows = new LatencyWindow[n];
     this.ids = new NodeId[n];
     this.linkJudged = new boolean[n];
     for (int i = 0; i < n; i++) {
       linkWindows[i] = new LatencyWindow();
+      ownWindows[i] = new LatencyWindow();
       ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
     }
   }
@@ -195,6 +199,7 @@ final class AckReader implements Runnable {
       }
       if (links[i] != WriteAttribution.NO_EVIDENCE) {
         linkWindows[i].record(links[i]);
+        ownWindows[i + 1].record(Math.max(0, attribution.ownService(i + 1)));
       }
     }
   }
@@ -226,7 +231,11 @@ final class AckReader implements Runnable {
     // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
     for (int i = 0; voted && i + 1 < trackers.length; i++) {
       if (linkJudged[i]) {
-        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], now)
+        LatencyStats receiver = ownWindows[i + 1].stats(ctx.config.writeWindowPackets(),
+            ctx.config.slownessPercentile(), scratch);
+        boolean receiverSlow = ctx.slowness.judged(receiver)
+            && ctx.slowness.slower(receiver.percentileNanos(), fastest);
+        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], receiverSlow, now)
             ? WriteAttribution.LinkEnd.SENDER : WriteAttribution.LinkEnd.RECEIVER);
       }
     }

@@ -209,6 +209,7 @@ class WriteAttributionTest {
     ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
     long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
     assertArrayEquals(new long[] {500, 11_000, 2_000}, second[0]);
+    assertEquals(900 * US, a.ownService(1), "its own service, before the links");
   }
 
   @Test

@@ -17,9 +17,16 @@ class SlowLinksTest {
   private final SlowLinks links = new SlowLinks(MEMORY, 16);
 
   @Test
-  void oneSlowLinkIsItsReceiversWithNoVoteEitherWay() {
+  void oneSlowLinkBetweenHealthyLookingEndsIsItsSendersWithNoVoteEitherWay() {
     links.slow(A, B, 0);
-    assertFalse(links.blameSender(A, B, 0));
+    assertTrue(links.blameSender(A, B, false, 0));
+  }
+
+  @Test
+  void aReceiverSlowItselfHasItsBackPressureBlamedOnIt() {
+    links.slow(A, B, 0);
+    links.slow(A, C, 0); // even if A looks like the common end
+    assertFalse(links.blameSender(A, B, true, 0));
   }
 
   @Test
@@ -27,8 +34,8 @@ class SlowLinksTest {
     // B's disk is slow: pipelines A->B and C->B both find their link slow.
     links.slow(A, B, 0);
     links.slow(C, B, 0);
-    assertFalse(links.blameSender(A, B, 0));
-    assertFalse(links.blameSender(C, B, 0));
+    assertFalse(links.blameSender(A, B, false, 0));
+    assertFalse(links.blameSender(C, B, false, 0));
   }
 
   @Test
@@ -36,8 +43,8 @@ class SlowLinksTest {
     // A's NIC is slow sending: the first pipeline blames B; the next, through C, finds A->C slow.
     links.slow(A, B, 0);
     links.slow(A, C, 10);
-    assertTrue(links.blameSender(A, C, 10));
-    assertTrue(links.blameSender(A, B, 10));
+    assertTrue(links.blameSender(A, C, false, 10));
+    assertTrue(links.blameSender(A, B, false, 10));
   }
 
   @Test
@@ -45,17 +52,17 @@ class SlowLinksTest {
     // A -> B -> C with B's NIC slow: the link into B and the link out of it are both slow.
     links.slow(A, B, 0);
     links.slow(B, C, 0);
-    assertFalse(links.blameSender(A, B, 0), "B, not its healthy upstream neighbour");
-    assertTrue(links.blameSender(B, C, 0), "B, not its healthy downstream neighbour");
+    assertFalse(links.blameSender(A, B, false, 0), "B, not its healthy upstream neighbour");
+    assertTrue(links.blameSender(B, C, false, 0), "B, not its healthy downstream neighbour");
   }
 
   @Test
-  void aSingleSlowLinkBetweenHealthyNodesStaysTheLinks() {
-    // Only A->B is slow; A sends fine to C, C fine to B: no vote moves the blame off B, an end.
+  void aSingleSlowLinkBetweenHealthyNodesGoesToItsSender() {
+    // Only A->B is slow; A sends fine to C, C fine to B: no vote, so the sender, an end of it.
     links.slow(A, B, 0);
     links.fast(A, C);
     links.fast(C, B);
-    assertFalse(links.blameSender(A, B, 0));
+    assertTrue(links.blameSender(A, B, false, 0));
   }
 
   @Test
@@ -63,27 +70,27 @@ class SlowLinksTest {
     links.slow(A, B, 0);
     links.slow(B, A, 0);
     links.slow(A, D, 0);
-    assertTrue(links.blameSender(A, B, 0), "A has D besides B; B has nobody besides A");
+    assertTrue(links.blameSender(A, B, false, 0), "A has D besides B; B has nobody besides A");
   }
 
   @Test
   void votesAreForgottenAfterTheMemoryOrWhenFoundFast() {
-    links.slow(A, B, 0);
-    links.slow(A, C, 0);
-    assertTrue(links.blameSender(A, C, MEMORY));
-    assertFalse(links.blameSender(A, C, MEMORY + 1), "A->B forgotten one tick after the memory");
+    links.slow(C, B, 0);
+    links.slow(A, B, MEMORY);
+    assertFalse(links.blameSender(A, B, false, MEMORY), "B: C->B is slow too");
+    assertTrue(links.blameSender(A, B, false, MEMORY + 1), "C->B forgotten a tick after memory");
+    links.slow(C, B, 2_000);
     links.slow(A, B, 2_000);
-    links.slow(A, C, 2_000);
-    links.fast(A, B);
-    assertFalse(links.blameSender(A, C, 2_000));
+    links.fast(C, B);
+    assertTrue(links.blameSender(A, B, false, 2_000), "C->B found fast: no vote for B");
   }
 
   @Test
   void boundedToTheMostRecentLinks() {
     SlowLinks small = new SlowLinks(MEMORY, 1);
+    small.slow(C, B, 0);
     small.slow(A, B, 0);
-    small.slow(A, C, 0);
-    assertFalse(small.blameSender(A, C, 0), "A->B was dropped for A->C");
+    assertTrue(small.blameSender(A, B, false, 0), "C->B was dropped for A->B");
     assertThrows(IllegalArgumentException.class, () -> new SlowLinks(0, 1));
   }
 }
