@@ -68,14 +68,24 @@ class LinkBlameTest {
     c.awaitReplicas(stock, p, 3);
   }
 
-  /** The DataNodes fail-fast replaced, by index, in order. */
+  /** The DataNodes fail-fast replaced, by index, in order; printed for the run's record. */
   private static List<Integer> replaced(FaultyCluster c, CurtailDistributedFileSystem fs) {
     List<Integer> out = new ArrayList<>();
     for (Replacement r : fs.recentReplacements()) {
       String a = r.replaced();
       out.add(c.indexOfPort(Integer.parseInt(a.substring(a.lastIndexOf(':') + 1))));
     }
+    System.out.println("LinkBlameTest replaced=dn" + out + " " + fs.recentReplacements());
     return out;
+  }
+
+  /** For a comparison run only ({@code -Dlinkblame.v1=true}): every DataNode speaks version 1. */
+  private static void versionOneIfAsked(FaultyCluster c) {
+    if (Boolean.getBoolean("linkblame.v1")) {
+      for (int i = 0; i < c.dataNodeCount(); i++) {
+        CurtailDataNodePlugin.reportsOf(c.dataNode(i)).reportVersion1(true);
+      }
+    }
   }
 
   @Test
@@ -83,6 +93,7 @@ class LinkBlameTest {
     try (FaultyCluster c = cluster(0);
         DistributedFileSystem stock = c.stockFileSystem();
         CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.emptyMap())) {
+      versionOneIfAsked(c);
       Path p;
       try (Fault nic = c.slowNet(1, NetFault.nic(PER_PACKET))) {
         p = write(c, fs, "nic", 1, 0, 1, 2);
@@ -100,6 +111,7 @@ class LinkBlameTest {
     try (FaultyCluster c = cluster(0);
         DistributedFileSystem stock = c.stockFileSystem();
         CurtailDistributedFileSystem fs = c.curtailFileSystem(Collections.emptyMap())) {
+      versionOneIfAsked(c);
       Path p;
       try (Fault link = c.slowNet(1, NetFault.link(c.peer(2), PER_PACKET))) {
         p = write(c, fs, "link", 2, 0, 1, 2);
