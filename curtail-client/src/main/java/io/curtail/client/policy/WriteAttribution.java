@@ -34,9 +34,21 @@ import java.util.Arrays;
  * others elsewhere, see {@link #knownFast}); if there is no such single one, nobody in the stage
  * gets a sample.
  *
+ * <p>A DataNode of report version 2 also says how long it was <em>blocked</em> forwarding the
+ * packet: its socket write to the next DataNode. That time is the <em>link's</em>, either end (a
+ * slow link, a slow NIC at either end, or a next DataNode slow to read): not the sender's service
+ * time, and not the receiver's own either. So where it is known, a packet departs a DataNode when
+ * its forward returned, the next DataNode's stage starts there, and a DataNode's service excludes
+ * its previous forward's wait (which, counted as its own, made every upstream neighbour of a slow
+ * DataNode look as slow as it). The link's time is reported apart, for the caller to judge and
+ * vote on across pipelines, and given to the end the caller names ({@link #blameLink}); until it
+ * names one, to nobody: a time given to the wrong end stays in that DataNode's window, where it
+ * could have it replaced before the vote is in.
+ *
  * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
- * the time of a DataNode upstream, whose span contains it) mean a DataNode misreports: the ack is
- * evidence about nobody, and does not move the stages' clocks.
+ * the time of a DataNode upstream, whose span contains it; a blocked time longer than its own
+ * span) mean a DataNode misreports: the ack is evidence about nobody, and does not move the
+ * stages' clocks.
  */
 public final class WriteAttribution {
   /** Marks a pipeline position the packet says nothing about. */
@@ -46,6 +58,15 @@ public final class WriteAttribution {
 
   private final int nodes;
   private final boolean[] knownFast;
+  /** Whose the time of link i (from position i to i + 1) is. */
+  private final LinkEnd[] linkEnd;
+  /** This packet's blocked times, where known; {@link #UNKNOWN} elsewhere. */
+  private final long[] blocked;
+  /** Positions whose stage is their own: their samples are exact. */
+  private final boolean[] single;
+  private final long[] noBlocked;
+  /** This packet's service times of one-DataNode stages, before links were given to them. */
+  private final long[] own;
   /** When the previous packet left each position (the last: its ack), or a later time. */
   private final long[] lastDeparture;
   /** This packet's departures, where {@link #known}; the last position's is its ack. */
@@ -60,6 +81,13 @@ public final class WriteAttribution {
     }
     this.nodes = nodes;
     this.knownFast = new boolean[nodes];
+    this.linkEnd = new LinkEnd[nodes];
+    Arrays.fill(linkEnd, LinkEnd.NOBODY);
+    this.blocked = new long[nodes];
+    this.single = new boolean[nodes];
+    this.noBlocked = new long[nodes];
+    Arrays.fill(noBlocked, UNKNOWN);
+    this.own = new long[nodes];
     this.lastDeparture = new long[nodes];
     Arrays.fill(lastDeparture, Long.MIN_VALUE);
     this.departure = new long[nodes];
@@ -75,23 +103,58 @@ public final class WriteAttribution {
     knownFast[position] = fast;
   }
 
+  /** Which end of a link its time is given to. */
+  public enum LinkEnd {
+    /** Nobody yet: the link is not judged. */
+    NOBODY,
+    /** The DataNode the packet was forwarded to. */
+    RECEIVER,
+    /** The DataNode that forwarded it. */
+    SENDER
+  }
+
+  /**
+   * Names the end that the time of the link from {@code position} to the next is given to
+   * ({@link LinkEnd#NOBODY} until named); read by later calls.
+   */
+  public void blameLink(int position, LinkEnd end) {
+    linkEnd[position] = end;
+  }
+
+  /** {@link #attribute(long, long, long[], long[], long[], long[])} with no blocked times known. */
+  public boolean attribute(long sentNanos, long ackNanos, long[] downstreamNanos,
+      long[] samples) {
+    return attribute(sentNanos, ackNanos, downstreamNanos, noBlocked, samples, null);
+  }
+
   /**
    * Fills {@code samples[i]} with the service time attributable to pipeline position {@code i},
-   * or {@link #NO_EVIDENCE}. Returns whether every position had a stage of its own.
+   * or {@link #NO_EVIDENCE}, and {@code links[i]} with the time of the link from position
+   * {@code i} to the next, or {@link #NO_EVIDENCE}. Returns whether every position had a stage of
+   * its own.
    *
    * @param sentNanos when the packet went on the wire
    * @param ackNanos when its ack was read (same clock)
    * @param downstreamNanos one slot per DataNode: its downstream time for this packet, or
    *     {@link #UNKNOWN}; the last DataNode's slot is not read (it has nothing downstream)
+   * @param blockedNanos one slot per DataNode: how long of its downstream time its forward
+   *     blocked, or {@link #UNKNOWN}; read only where its downstream time is known
    * @param samples one slot per DataNode of the pipeline
+   * @param links one slot per DataNode of the pipeline, or null when not wanted
    */
   public boolean attribute(long sentNanos, long ackNanos, long[] downstreamNanos,
-      long[] samples) {
-    if (samples.length != nodes || downstreamNanos.length != nodes) {
-      throw new IllegalArgumentException(samples.length + " and " + downstreamNanos.length
+      long[] blockedNanos, long[] samples, long[] links) {
+    if (samples.length != nodes || downstreamNanos.length != nodes
+        || blockedNanos.length != nodes || (links != null && links.length != nodes)) {
+      throw new IllegalArgumentException(samples.length + ", " + downstreamNanos.length + ", "
+          + blockedNanos.length + " and " + (links == null ? "no" : links.length)
           + " slots for " + nodes + " DataNodes");
     }
     Arrays.fill(samples, NO_EVIDENCE);
+    Arrays.fill(own, NO_EVIDENCE);
+    if (links != null) {
+      Arrays.fill(links, NO_EVIDENCE);
+    }
     long bound = ackNanos - sentNanos;
     if (bound < 0) {
       return false;
@@ -99,46 +162,90 @@ public final class WriteAttribution {
     for (int i = 0; i < nodes - 1; i++) {
       long d = downstreamNanos[i];
       known[i] = d != UNKNOWN;
+      blocked[i] = UNKNOWN;
       if (!known[i]) {
         continue;
       }
-      if (d < 0 || d > bound) {
+      long b = blockedNanos[i];
+      if (d < 0 || d > bound || (b != UNKNOWN && (b < 0 || b > d))) {
         return false; // not physical: evidence about nobody
       }
       bound = d;
       departure[i] = ackNanos - d;
+      blocked[i] = b;
     }
     departure[nodes - 1] = ackNanos;
     known[nodes - 1] = true;
+    blocked[nodes - 1] = UNKNOWN;
 
     long arrival = sentNanos;
     int first = 0;
-    long worstSingle = -1;
     boolean exact = true;
     for (int i = 0; i < nodes; i++) {
+      single[i] = false;
       if (!known[i]) {
         continue;
       }
+      // Since its previous forward returned: its own service, not its wait on the link.
       stageService[i] = Math.max(0, departure[i] - Math.max(arrival, lastDeparture[i]));
       if (first == i) {
         samples[i] = stageService[i];
-        worstSingle = Math.max(worstSingle, stageService[i]);
+        single[i] = true;
       } else {
         exact = false;
       }
       arrival = departure[i];
+      if (blocked[i] != UNKNOWN && known[i + 1]) { // the link, apart from the next stage
+        arrival += blocked[i];
+        if (links != null) {
+          links[i] = blocked[i];
+        }
+      }
       first = i + 1;
     }
+    long worstSingle = giveLinksToTheirEnds(samples);
     if (!exact) {
       attributeSharedStages(worstSingle, samples);
     }
 
     long later = ackNanos;
     for (int i = nodes - 1; i >= 0; i--) {
-      later = known[i] ? departure[i] : later;
+      later = known[i] ? departure[i] + (blocked[i] == UNKNOWN ? 0 : blocked[i]) : later;
       lastDeparture[i] = Math.max(lastDeparture[i], later);
     }
     return exact;
+  }
+
+  /**
+   * Adds each link's time, told apart this packet, to the end named for it (the receiver when the
+   * sender's stage is shared: its own stage is the one exact sample there is). Returns the largest
+   * one-DataNode sample, links included.
+   */
+  private long giveLinksToTheirEnds(long[] samples) {
+    long worstSingle = -1;
+    for (int i = 0; i < nodes; i++) {
+      own[i] = single[i] ? samples[i] : NO_EVIDENCE;
+    }
+    for (int i = 0; i < nodes; i++) {
+      if (i > 0 && blocked[i - 1] != UNKNOWN && known[i] && linkEnd[i - 1] != LinkEnd.NOBODY) {
+        int owner = linkEnd[i - 1] == LinkEnd.SENDER && single[i - 1] ? i - 1 : i;
+        samples[owner] += blocked[i - 1];
+      }
+    }
+    for (int i = 0; i < nodes; i++) {
+      if (single[i]) {
+        worstSingle = Math.max(worstSingle, samples[i]);
+      }
+    }
+    return worstSingle;
+  }
+
+  /**
+   * The last attributed packet's own service time at {@code position}, without any link's time,
+   * or {@link #NO_EVIDENCE} where its stage was shared or the ack was evidence about nobody.
+   */
+  public long ownService(int position) {
+    return own[position];
   }
 
   /** Gives each stage of several DataNodes' service time to whom it may belong (see above). */

@@ -3,6 +3,7 @@ package io.curtail.client.runtime;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.policy.HedgeBudget;
 import io.curtail.client.track.LatencyRegistry;
+import io.curtail.client.track.SlowLinks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /**
  * What a JVM knows of one cluster's DataNodes, and the clock it is kept by: their latencies
- * ({@link LatencyRegistry}), and the DataNodes judged slow or heard busy ({@link AvoidedNodes});
+ * ({@link LatencyRegistry}), the links between them found slow ({@link SlowLinks}), and the DataNodes judged slow or heard busy ({@link AvoidedNodes});
  * and the {@link HedgeBudget} its file systems' reads share, so that a JVM of many clients (a
  * Spark executor's tasks) hedges no more than a tenth of its packets however many clients it has.
  *
@@ -31,6 +32,7 @@ public final class CurtailRuntime {
   private final AvoidedNodes slowNodes;
   private final AvoidedNodes busyNodes;
   private final HedgeBudget hedgeBudget;
+  private final SlowLinks slowLinks;
   /** File systems holding this runtime; guarded by {@link #SHARED}. */
   private int users;
 
@@ -44,6 +46,7 @@ public final class CurtailRuntime {
     this.busyNodes = new AvoidedNodes(clock, config.knowledgeMemoryNanos(),
         config.maxAvoidedNodes());
     this.hedgeBudget = new HedgeBudget(config.hedgeBudgetRatio(), config.hedgeBudgetBurst());
+    this.slowLinks = new SlowLinks(config.knowledgeMemoryNanos(), config.maxKnownNodes());
   }
 
   /** A runtime of its own, shared with nobody: for tests and simulations. */
@@ -101,6 +104,11 @@ public final class CurtailRuntime {
   /** The hedges the file systems sharing this runtime may start. */
   public HedgeBudget hedgeBudget() {
     return hedgeBudget;
+  }
+
+  /** Links between DataNodes the pipelines found slow: the vote on whose their time is. */
+  public SlowLinks slowLinks() {
+    return slowLinks;
   }
 
   /** DataNodes that said on their acks that they are busy. */

@@ -5,7 +5,9 @@ import io.curtail.client.policy.FailFastDecision;
 import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import io.curtail.client.track.SlowLinks;
 import io.curtail.wire.AckReport;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,6 +50,14 @@ final class AckReader implements Runnable {
   private final WriteAttribution attribution;
   private final long[] samples;
   private final long[] downstream;
+  private final long[] blocked;
+  private final long[] links;
+  /** This pipeline's links' times, link i from DataNode i to i + 1 (see {@link #judgeLinks}). */
+  private final LatencyWindow[] linkWindows;
+  /** Each DataNode's own service in this pipeline, links left out: is a link's receiver slow? */
+  private final LatencyWindow[] ownWindows;
+  private final NodeId[] ids;
+  private final boolean[] linkJudged;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
 
@@ -64,6 +74,17 @@ final class AckReader implements Runnable {
     this.attribution = new WriteAttribution(n);
     this.samples = new long[n];
     this.downstream = new long[n];
+    this.blocked = new long[n];
+    this.links = new long[n];
+    this.linkWindows = new LatencyWindow[n];
+    this.ownWindows = new LatencyWindow[n];
+    this.ids = new NodeId[n];
+    this.linkJudged = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      linkWindows[i] = new LatencyWindow();
+      ownWindows[i] = new LatencyWindow();
+      ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
+    }
   }
 
   @Override
@@ -99,6 +120,7 @@ final class AckReader implements Runnable {
         }
         statsOf(scratch, stats);
         learnWhoIsFast(stats);
+        judgeLinks(stats, now);
         if (judge(stats)) {
           return;
         }
@@ -163,14 +185,58 @@ final class AckReader implements Runnable {
   private void record(PipelineAck ack, Packet acked, long now) {
     if (ctx.config.useDataNodeReports() && !acked.lastInBlock && !acked.syncRequested()) {
       AckReport.downstreamTimes(ack, downstream);
+      AckReport.blockedTimes(ack, blocked);
     } else {
       Arrays.fill(downstream, WriteAttribution.UNKNOWN);
+      Arrays.fill(blocked, WriteAttribution.UNKNOWN);
     }
     downstream[0] = ack.getDownstreamAckTimeNanos();
-    attributedExactly = attribution.attribute(acked.sentNanos, now, downstream, samples);
+    attributedExactly = attribution.attribute(acked.sentNanos, now, downstream, blocked, samples,
+        links);
     for (int i = 0; i < samples.length; i++) {
       if (samples[i] != WriteAttribution.NO_EVIDENCE) {
         trackers[i].writes().record(samples[i]);
+      }
+      if (links[i] != WriteAttribution.NO_EVIDENCE) {
+        linkWindows[i].record(links[i]);
+        ownWindows[i + 1].record(Math.max(0, attribution.ownService(i + 1)));
+      }
+    }
+  }
+
+  /**
+   * Judges each link of this pipeline whose time the DataNodes reported, by the one rule of
+   * slowness against the fastest DataNode of the pipeline, votes the verdict into the JVM's
+   * {@link SlowLinks}, and tells the attribution, from the vote, whose each judged link's time
+   * is (a link not judged yet is nobody's).
+   */
+  private void judgeLinks(List<LatencyStats> stats, long now) {
+    long fastest = ctx.slowness.fastestPercentile(stats);
+    SlowLinks slowLinks = ctx.runtime.slowLinks();
+    boolean voted = false;
+    for (int i = 0; i + 1 < trackers.length; i++) {
+      LatencyStats link = linkWindows[i].stats(ctx.config.writeWindowPackets(),
+          ctx.config.slownessPercentile(), scratch);
+      linkJudged[i] = ctx.slowness.judged(link) && fastest != Long.MAX_VALUE;
+      if (!linkJudged[i]) {
+        continue;
+      }
+      voted = true;
+      if (ctx.slowness.slower(link.percentileNanos(), fastest)) {
+        slowLinks.slow(ids[i], ids[i + 1], now);
+      } else {
+        slowLinks.fast(ids[i], ids[i + 1]);
+      }
+    }
+    // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
+    for (int i = 0; voted && i + 1 < trackers.length; i++) {
+      if (linkJudged[i]) {
+        LatencyStats receiver = ownWindows[i + 1].stats(ctx.config.writeWindowPackets(),
+            ctx.config.slownessPercentile(), scratch);
+        boolean receiverSlow = ctx.slowness.judged(receiver)
+            && ctx.slowness.slower(receiver.percentileNanos(), fastest);
+        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], receiverSlow, now)
+            ? WriteAttribution.LinkEnd.SENDER : WriteAttribution.LinkEnd.RECEIVER);
       }
     }
   }

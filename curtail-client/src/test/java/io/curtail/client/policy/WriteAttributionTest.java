@@ -137,4 +137,109 @@ class WriteAttributionTest {
     assertThrows(IllegalArgumentException.class,
         () -> a.attribute(0, 1, new long[2], new long[3]));
   }
+  private static final long US = 1_000L;
+
+  /**
+   * Attributes an ack with version 2 reports, times in µs: {@code down} and {@code blocked} of all
+   * but the last DataNode ({@code U} where unknown); returns the samples, then the links, in µs.
+   */
+  private static long[][] ackV2(WriteAttribution a, long sentUs, long ackUs, long[] down,
+      long[] blocked) {
+    int nodes = down.length + 1;
+    long[] d = new long[nodes];
+    long[] b = new long[nodes];
+    for (int i = 0; i < nodes - 1; i++) {
+      d[i] = down[i] == U ? WriteAttribution.UNKNOWN : down[i] * US;
+      b[i] = blocked[i] == U ? WriteAttribution.UNKNOWN : blocked[i] * US;
+    }
+    long[] samples = new long[nodes];
+    long[] links = new long[nodes];
+    a.attribute(sentUs * US, ackUs * US, d, b, samples, links);
+    for (int i = 0; i < nodes; i++) {
+      samples[i] = samples[i] == NO_EVIDENCE ? NO_EVIDENCE : samples[i] / US;
+      links[i] = links[i] == NO_EVIDENCE ? NO_EVIDENCE : links[i] / US;
+    }
+    return new long[][] {samples, links};
+  }
+
+  /*
+   * The timeline of the next tests (µs): client -> DN0 -> DN1 -> DN2, DN2 slow to read (or the
+   * link DN1 -> DN2 slow): DN1's write of each packet to DN2 blocks 10 000.
+   *   packet 1, sent 0:   DN0 forwards at 1 000 (blocked 100), DN1 at 2 000 (blocked 10 000,
+   *                       returns 12 000), ack at 14 000: downstream 13 000 and 12 000.
+   *   packet 2, sent 500: DN0 forwards at 1 600 (blocked 100); DN1 only reads it once its first
+   *                       forward returned (12 000), forwards at 12 900 (blocked 10 000, returns
+   *                       22 900), ack at 24 900: downstream 23 300 and 12 000.
+   */
+  private static final long[] DOWN_1 = {13_000, 12_000};
+  private static final long[] DOWN_2 = {23_300, 12_000};
+  private static final long[] BLOCKED = {100, 10_000};
+
+  @Test
+  void theUpstreamNeighbourOfASlowReaderIsNotBlamedForItsBlockedForward() {
+    WriteAttribution a = new WriteAttribution(3);
+    a.blameLink(0, WriteAttribution.LinkEnd.RECEIVER);
+    a.blameLink(1, WriteAttribution.LinkEnd.RECEIVER);
+    long[][] first = ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    // DN0: 1 000; DN1: 2 000 - 1 100 = 900, + the link into it, 100; DN2: 14 000 - 12 000, + 10 000.
+    assertArrayEquals(new long[] {1_000, 1_000, 12_000}, first[0]);
+    assertArrayEquals(new long[] {100, 10_000, NO_EVIDENCE}, first[1]);
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
+    // DN1: 12 900 - max(1 700, its last forward's return 12 000) = 900, + 100.
+    assertArrayEquals(new long[] {500, 1_000, 12_000}, second[0]);
+  }
+
+  @Test
+  void withoutBlockedTimesTheUpstreamNeighbourLooksAsSlowAsTheCulprit() {
+    // The same timeline read as version 1 reports say it: the old reading, kept for them.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, new long[] {U, U});
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, new long[] {U, U});
+    // DN0: 1 600 - 1 000; DN1: 12 900 - max(1 600, 2 000); DN2: 24 900 - max(12 900, 14 000).
+    assertArrayEquals(new long[] {600, 10_900, 10_900}, second[0]);
+    assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, second[1]);
+  }
+
+  @Test
+  void aLinkBlamedOnItsSenderGoesToTheSender() {
+    // The vote found DN1 the common end (its NIC slow outbound): the link's 10 000 is DN1's.
+    WriteAttribution a = new WriteAttribution(3);
+    a.blameLink(0, WriteAttribution.LinkEnd.RECEIVER);
+    a.blameLink(1, WriteAttribution.LinkEnd.SENDER);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
+    assertArrayEquals(new long[] {500, 11_000, 2_000}, second[0]);
+    assertEquals(900 * US, a.ownService(1), "its own service, before the links");
+  }
+
+  @Test
+  void aVersionOneDataNodeInTheMiddleIsReadAsBefore() {
+    // DN1 runs the previous plugin: no blocked time from it, so its stage is measured from its
+    // forward's start as before, while DN0's link is still told apart.
+    WriteAttribution a = new WriteAttribution(3);
+    a.blameLink(0, WriteAttribution.LinkEnd.RECEIVER);
+    ackV2(a, 0, 14_000, DOWN_1, new long[] {100, U});
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, new long[] {100, U});
+    // DN0: 1 600 - max(500, 1 100); DN1: 12 900 - max(1 700, 2 000) + 100; DN2: 24 900 - 14 000.
+    assertArrayEquals(new long[] {500, 11_000, 10_900}, second[0]);
+    assertArrayEquals(new long[] {100, NO_EVIDENCE, NO_EVIDENCE}, second[1]);
+  }
+
+  @Test
+  void aLinkNotJudgedYetIsNobodys() {
+    // Until the caller's vote names an end, the link's time is reported but given to nobody.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
+    assertArrayEquals(new long[] {500, 900, 2_000}, second[0]);
+    assertArrayEquals(new long[] {100, 10_000, NO_EVIDENCE}, second[1]);
+  }
+
+  @Test
+  void aBlockedTimeLongerThanItsSpanIsEvidenceAboutNobody() {
+    WriteAttribution a = new WriteAttribution(3);
+    long[][] r = ackV2(a, 0, 14_000, DOWN_1, new long[] {100, 12_001});
+    assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, r[0]);
+    assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, r[1]);
+  }
 }

@@ -13,10 +13,10 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 /**
  * What the writer makes of a pipeline's acks, fed acks of any bytes: decoded as a pipeline
  * reads them ({@link Pipeline#readAck}), checked for shape and failures ({@link AckReader#firstFailure}), then the
- * DataNodes' reports read from the headers ({@link AckReport}) and each DataNode's share of the
+ * DataNodes' reports of either version read from the headers ({@link AckReport}) and each DataNode's share of the
  * packet's time attributed ({@link WriteAttribution}), as {@code AckReader} does for each ack. A
  * malformed ack must end in an {@link IOException}, never another exception, and no ack may give
- * a DataNode a share outside the packet's own time: no evidence is better than false evidence,
+ * a DataNode or a link a share outside the packet's own time, whichever end a link is blamed on: no evidence is better than false evidence,
  * which could replace a healthy DataNode.
  */
 class AckFuzzTest {
@@ -25,7 +25,9 @@ class AckFuzzTest {
     int nodes = in.consumeInt(1, 4);
     WriteAttribution attribution = new WriteAttribution(nodes);
     long[] downstream = new long[nodes];
+    long[] blocked = new long[nodes];
     long[] samples = new long[nodes];
+    long[] links = new long[nodes];
     long sent = 0;
     for (int k = 0; k < 16 && in.remainingBytes() > 0; k++) {
       PipelineAck ack = new PipelineAck();
@@ -42,13 +44,21 @@ class AckFuzzTest {
         AckReport.busy(ack.getHeaderFlag(i));
       }
       AckReport.downstreamTimes(ack, downstream);
+      AckReport.blockedTimes(ack, blocked);
       downstream[0] = ack.getDownstreamAckTimeNanos();
+      for (int i = 0; i < nodes; i++) {
+        attribution.blameLink(i, in.pickValue(WriteAttribution.LinkEnd.values())); // any vote
+      }
       sent += in.consumeLong(0, 1_000_000_000L);
       long acked = sent + in.consumeLong(-1_000L, 1_000_000_000L);
-      attribution.attribute(sent, acked, downstream, samples);
-      for (long s : samples) {
-        assertTrue(s == WriteAttribution.NO_EVIDENCE || (s >= 0 && s <= acked - sent),
-            "a share of " + s + " ns of a packet acked in " + (acked - sent) + " ns");
+      attribution.attribute(sent, acked, downstream, blocked, samples, links);
+      for (int i = 0; i < nodes; i++) {
+        assertTrue(samples[i] == WriteAttribution.NO_EVIDENCE
+            || (samples[i] >= 0 && samples[i] <= acked - sent),
+            "a share of " + samples[i] + " ns of a packet acked in " + (acked - sent) + " ns");
+        assertTrue(links[i] == WriteAttribution.NO_EVIDENCE
+            || (links[i] >= 0 && links[i] <= acked - sent),
+            "a link's " + links[i] + " ns of a packet acked in " + (acked - sent) + " ns");
       }
     }
   }

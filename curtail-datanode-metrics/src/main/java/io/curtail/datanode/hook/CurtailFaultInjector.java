@@ -13,8 +13,8 @@ import org.apache.hadoop.util.DiskChecker.DiskOutOfSpaceException;
  * and ack reports of the DataNode whose thread makes it. One instance serves every DataNode in the
  * JVM (a real DataNode has one; a MiniDFSCluster has many), keyed by the DataNode's thread group.
  *
- * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour. Two hooks are
- * the only points where the plugin's reports touch a write: {@code BlockReceiver} calls one just
+ * <p>It overrides only the hooks it uses; all others keep the stock no-op behaviour. Three hooks
+ * are the only points where the plugin's reports touch a write: {@code BlockReceiver} calls one just
  * before forwarding a packet to the next DataNode, and (from its {@code PacketResponder}) the
  * other just before sending an ack upstream, with the replies it may still change. The fault
  * injection uses those (a slow network on forwarding), and more: after a packet's local write,
@@ -107,6 +107,18 @@ final class CurtailFaultInjector extends DataNodeFaultInjector {
     Routes r = routesOfCaller();
     if (r != null) {
       r.faults.awaitCpu();
+    }
+  }
+
+  /**
+   * Called by {@code BlockReceiver} once the forward's write and flush to the next DataNode
+   * returned; its own millisecond figure is too coarse, the reports take nanoseconds.
+   */
+  @Override
+  public void logDelaySendingPacketDownstream(String mirrorAddr, long delayMs) {
+    Routes r = routesOfCaller();
+    if (r != null) {
+      r.reports.forwarded(Thread.currentThread().getName());
     }
   }
 

@@ -28,6 +28,7 @@ public final class AckReports implements AckReportsMXBean {
   private final LongAdder sent = new LongAdder();
   private volatile boolean busySet;
   private volatile boolean busyFileSeen;
+  private volatile boolean version1;
   private volatile long lastDownstreamNanos = -1;
   private volatile long lastSweep;
 
@@ -62,10 +63,28 @@ public final class AckReports implements AckReportsMXBean {
     }
   }
 
+  /** The receiver's forward of a packet to the next DataNode returned (written and flushed). */
+  public void forwarded(String threadName) {
+    long now = clock.getAsLong();
+    PacketTimings t = timings(threadName, false, now);
+    if (t != null) {
+      t.forwarded(Thread.currentThread(), now);
+    }
+  }
+
+  /**
+   * Sends version 1 reports (downstream time only) instead of version 2: for clients of the
+   * previous plugin's layout, which read a version 2 report as none, and for tests of pipelines
+   * that mix both.
+   */
+  public void reportVersion1(boolean v1) {
+    this.version1 = v1;
+  }
+
   /**
    * Adds this DataNode's report to an ack about to go upstream, into its own header
    * ({@code replies[0]}): its busy flag, and, when it has a downstream ({@code replies} has more
-   * headers, all of them successes), its downstream time for the acked packet. Other headers pass
+   * headers, all of them successes), its downstream and blocked times for the acked packet. Other headers pass
    * through untouched. An ack with a failure or an out-of-band status answers no forward, so it
    * takes none.
    */
@@ -79,7 +98,8 @@ public final class AckReports implements AckReportsMXBean {
         ? timings(threadName, false, now) : null;
     long downstream = t == null ? -1 : t.takeDownstream(now);
     if (downstream >= 0) {
-      replies[0] = AckReport.with(replies[0], downstream, busy);
+      replies[0] = version1 ? AckReport.withV1(replies[0], downstream, busy)
+          : AckReport.with(replies[0], downstream, t.lastBlocked(), busy);
       sent.increment();
       lastDownstreamNanos = downstream;
     } else {

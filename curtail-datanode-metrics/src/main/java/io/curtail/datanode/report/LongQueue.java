@@ -20,6 +20,16 @@ final class LongQueue {
     return true;
   }
 
+  /** Replaces the tail's value; the queue must not be empty. */
+  void setLast(long value) {
+    items[(head + size - 1) % items.length] = value;
+  }
+
+  /** The tail's value; the queue must not be empty. */
+  long last() {
+    return items[(head + size - 1) % items.length];
+  }
+
   boolean isEmpty() {
     return size == 0;
   }

@@ -34,15 +34,57 @@ class AckReportsTest {
   void aDataNodeReportsItsDownstreamTimeAndLeavesOtherHeadersAlone() {
     reports.forwarding(RECEIVER);
     now.addAndGet(4 * MS);
-    int downstream = AckReport.with(SUCCESS, 2 * MS, true);
+    int downstream = AckReport.withV1(SUCCESS, 2 * MS, true);
     int[] replies = {SUCCESS, downstream, SUCCESS};
     reports.report(RESPONDER, replies);
-    assertEquals(4 * MS, AckReport.downstreamNanos(replies[0]));
+    assertEquals(3_968 * 1000, AckReport.downstreamNanos(replies[0]), "4 ms to 6 bits");
     assertFalse(AckReport.busy(replies[0]));
     assertEquals(downstream, replies[1]);
     assertEquals(SUCCESS, replies[2]);
     assertEquals(1, reports.getReportsSent());
     assertEquals(4000, reports.getLastDownstreamMicros());
+  }
+
+  @Test
+  void itSaysHowLongItsForwardBlocked() {
+    reports.forwarding(RECEIVER);
+    now.addAndGet(MS); // the next DataNode's socket took the packet 1 ms after the write began
+    reports.forwarded(RECEIVER);
+    now.addAndGet(3 * MS);
+    int[] replies = {SUCCESS, SUCCESS};
+    reports.report(RESPONDER, replies);
+    assertEquals(2, AckReport.version(replies[0]));
+    assertEquals(3_968 * 1000, AckReport.downstreamNanos(replies[0]), "4 ms to 6 bits: 62 << 6");
+    assertEquals(992 * 1000, AckReport.blockedNanos(replies[0]), "1 ms to 6 bits: 62 << 4");
+  }
+
+  @Test
+  void anAckReadBeforeTheForwardReturnedSaysItsBlockedTimeIsUnknown() {
+    reports.forwarding(RECEIVER);
+    now.addAndGet(2 * MS);
+    int[] first = {SUCCESS, SUCCESS};
+    reports.report(RESPONDER, first);
+    reports.forwarded(RECEIVER); // late: its packet was acked already, and nothing else is queued
+    reports.forwarding(RECEIVER);
+    now.addAndGet(20_000); // 20 µs
+    reports.forwarded(RECEIVER);
+    int[] second = {SUCCESS, SUCCESS};
+    reports.report(RESPONDER, second);
+    assertEquals(-1, AckReport.blockedNanos(first[0]));
+    assertTrue(AckReport.downstreamNanos(first[0]) > 0);
+    assertEquals(20_000, AckReport.blockedNanos(second[0]), "the late note went to nobody");
+  }
+
+  @Test
+  void aDataNodeCanStillSpeakVersionOne() {
+    reports.reportVersion1(true);
+    reports.forwarding(RECEIVER);
+    now.addAndGet(MS);
+    reports.forwarded(RECEIVER);
+    int[] replies = {SUCCESS, SUCCESS};
+    reports.report(RESPONDER, replies);
+    assertEquals(1, AckReport.version(replies[0]));
+    assertEquals(MS, AckReport.downstreamNanos(replies[0]));
   }
 
   @Test
@@ -65,7 +107,7 @@ class AckReportsTest {
     now.addAndGet(3 * MS);
     int[] next = {SUCCESS, SUCCESS};
     reports.report(RESPONDER, next);
-    assertEquals(3 * MS, AckReport.downstreamNanos(next[0]), "the forward still pairs");
+    assertEquals(2_944 * 1000, AckReport.downstreamNanos(next[0]), "the forward still pairs");
   }
 
   @Test

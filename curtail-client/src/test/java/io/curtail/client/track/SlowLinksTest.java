@@ -1,0 +1,96 @@
+package io.curtail.client.track;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The vote on whose a slow link's time is, pipeline by pipeline as a JVM would see them. */
+class SlowLinksTest {
+  private static final long MEMORY = 1_000;
+  private static final NodeId A = NodeId.of("a:1");
+  private static final NodeId B = NodeId.of("b:1");
+  private static final NodeId C = NodeId.of("c:1");
+  private static final NodeId D = NodeId.of("d:1");
+
+  private final SlowLinks links = new SlowLinks(MEMORY, 16);
+
+  @Test
+  void oneSlowLinkBetweenHealthyLookingEndsIsItsSendersWithNoVoteEitherWay() {
+    links.slow(A, B, 0);
+    assertTrue(links.blameSender(A, B, false, 0));
+  }
+
+  @Test
+  void aReceiverSlowItselfHasItsBackPressureBlamedOnIt() {
+    links.slow(A, B, 0);
+    links.slow(A, C, 0); // even if A looks like the common end
+    assertFalse(links.blameSender(A, B, true, 0));
+  }
+
+  @Test
+  void aDataNodeSlowToReadIsTheCommonEndOfTheLinksIntoIt() {
+    // B's disk is slow: pipelines A->B and C->B both find their link slow.
+    links.slow(A, B, 0);
+    links.slow(C, B, 0);
+    assertFalse(links.blameSender(A, B, false, 0));
+    assertFalse(links.blameSender(C, B, false, 0));
+  }
+
+  @Test
+  void aNicSlowOutboundIsTheCommonEndOfTheLinksOutOfIt() {
+    // A's NIC is slow sending: the first pipeline blames B; the next, through C, finds A->C slow.
+    links.slow(A, B, 0);
+    links.slow(A, C, 10);
+    assertTrue(links.blameSender(A, C, false, 10));
+    assertTrue(links.blameSender(A, B, false, 10));
+  }
+
+  @Test
+  void aDataNodeSlowBothWaysInOnePipelineIsItsMiddle() {
+    // A -> B -> C with B's NIC slow: the link into B and the link out of it are both slow.
+    links.slow(A, B, 0);
+    links.slow(B, C, 0);
+    assertFalse(links.blameSender(A, B, false, 0), "B, not its healthy upstream neighbour");
+    assertTrue(links.blameSender(B, C, false, 0), "B, not its healthy downstream neighbour");
+  }
+
+  @Test
+  void aSingleSlowLinkBetweenHealthyNodesGoesToItsSender() {
+    // Only A->B is slow; A sends fine to C, C fine to B: no vote, so the sender, an end of it.
+    links.slow(A, B, 0);
+    links.fast(A, C);
+    links.fast(C, B);
+    assertTrue(links.blameSender(A, B, false, 0));
+  }
+
+  @Test
+  void bothWaysOfOneLinkCountOnePartner() {
+    links.slow(A, B, 0);
+    links.slow(B, A, 0);
+    links.slow(A, D, 0);
+    assertTrue(links.blameSender(A, B, false, 0), "A has D besides B; B has nobody besides A");
+  }
+
+  @Test
+  void votesAreForgottenAfterTheMemoryOrWhenFoundFast() {
+    links.slow(C, B, 0);
+    links.slow(A, B, MEMORY);
+    assertFalse(links.blameSender(A, B, false, MEMORY), "B: C->B is slow too");
+    assertTrue(links.blameSender(A, B, false, MEMORY + 1), "C->B forgotten a tick after memory");
+    links.slow(C, B, 2_000);
+    links.slow(A, B, 2_000);
+    links.fast(C, B);
+    assertTrue(links.blameSender(A, B, false, 2_000), "C->B found fast: no vote for B");
+  }
+
+  @Test
+  void boundedToTheMostRecentLinks() {
+    SlowLinks small = new SlowLinks(MEMORY, 1);
+    small.slow(C, B, 0);
+    small.slow(A, B, 0);
+    assertTrue(small.blameSender(A, B, false, 0), "C->B was dropped for A->B");
+    assertThrows(IllegalArgumentException.class, () -> new SlowLinks(0, 1));
+  }
+}
