@@ -21,6 +21,12 @@ package io.curtail.client.policy;
  * more than {@code staleMillis} ignores every report (the rule is then off, never wrong), one
  * that runs behind takes reports from "the future" as fresh.
  *
+ * <p>A replica on the client's own host is compared only with others on it: reading it costs no
+ * network, and the DataNode next to a busy application's tasks naturally serves the most, so
+ * load alone never sends such a read across the network (its packets still can, by the
+ * measured rules of {@link ReplicaOrder}). Where every replica is on the client's host (a test
+ * cluster), they are compared with each other as usual.
+ *
  * <p>It composes with the NameNode's own load-aware read order
  * ({@code dfs.namenode.read.considerLoad}): a loaded replica is only <em>demoted</em>, read after
  * the others with the NameNode's order kept within each group (see {@link ReplicaOrder}), so a
@@ -51,30 +57,31 @@ public final class ReportedLoad {
    *
    * @param transfers each replica's reported transfer (xceiver) count
    * @param reportedAtMillis when each report was made (the NameNode's wall clock), 0 if unknown
+   * @param onClientHost whether each replica's DataNode is on the client's host
    * @param nowMillis the client's wall clock now
    * @param loaded one flag per replica, set here for each loaded one and left as it is otherwise
    * @return how many replicas were marked
    */
-  public int markLoaded(int[] transfers, long[] reportedAtMillis, long nowMillis,
-      boolean[] loaded) {
+  public int markLoaded(int[] transfers, long[] reportedAtMillis, boolean[] onClientHost,
+      long nowMillis, boolean[] loaded) {
     int n = transfers.length;
-    if (reportedAtMillis.length != n || loaded.length != n) {
-      throw new IllegalArgumentException("need one report time and flag per replica; got "
-          + n + " transfer counts, " + reportedAtMillis.length + " times, " + loaded.length
-          + " flags");
-    }
-    int least = Integer.MAX_VALUE;
-    for (int i = 0; i < n; i++) {
-      if (fresh(reportedAtMillis[i], nowMillis)) {
-        least = Math.min(least, Math.max(0, transfers[i]));
-      }
-    }
-    if (least == Integer.MAX_VALUE) {
-      return 0; // no fresh report: nothing to compare with
+    if (reportedAtMillis.length != n || onClientHost.length != n || loaded.length != n) {
+      throw new IllegalArgumentException("need one report time, host flag and flag per"
+          + " replica; got " + n + " transfer counts, " + reportedAtMillis.length + " times, "
+          + onClientHost.length + " host flags, " + loaded.length + " flags");
     }
     int marked = 0;
     for (int i = 0; i < n; i++) {
-      if (fresh(reportedAtMillis[i], nowMillis) && loaded(transfers[i], least)) {
+      if (!fresh(reportedAtMillis[i], nowMillis)) {
+        continue;
+      }
+      int least = Integer.MAX_VALUE; // the least-loaded fresh replica this one is compared with
+      for (int j = 0; j < n; j++) {
+        if (fresh(reportedAtMillis[j], nowMillis) && (onClientHost[j] || !onClientHost[i])) {
+          least = Math.min(least, Math.max(0, transfers[j]));
+        }
+      }
+      if (loaded(transfers[i], least)) {
         loaded[i] = true;
         marked++;
       }

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A block's replicas in the order to read them ({@code ReplicaOrder}), each with this JVM's
  * tracker of its DataNode and whether it was demoted (busy, slow to deliver or to start, or
- * reported loaded by the NameNode, {@code ReportedLoad}: no hedge goes to it). Immutable. Made once and reused by the reads of a block while the
- * client reads fewer than {@code curtail.read.hedging.threshold.refresh.packets} packets (the
- * knowledge it is made from moves slower than that), so a small positional read does not
- * recompute it.
+ * reported loaded by the NameNode, {@code ReportedLoad}: no hedge goes to it). Immutable. Made
+ * once and reused by the reads of a block while the client reads fewer than
+ * {@code curtail.read.hedging.threshold.refresh.packets} packets (the knowledge it is made from
+ * moves slower than that), so a small positional read does not recompute it.
  */
 final class ReplicaPlan {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaPlan.class);
@@ -104,12 +104,14 @@ final class ReplicaPlan {
     }
     int[] transfers = new int[n];
     long[] reportedAt = new long[n];
+    boolean[] onThisHost = new boolean[n];
     for (int i = 0; i < n; i++) {
       transfers[i] = byNameNode[i].getXceiverCount();
       reportedAt[i] = byNameNode[i].getLastUpdate();
+      onThisHost[i] = ctx.distances.onThisHost(byNameNode[i]);
     }
-    if (ctx.reportedLoad.markLoaded(transfers, reportedAt, System.currentTimeMillis(), loaded) > 0
-        && LOG.isDebugEnabled()) {
+    if (ctx.reportedLoad.markLoaded(transfers, reportedAt, onThisHost,
+        System.currentTimeMillis(), loaded) > 0 && LOG.isDebugEnabled()) {
       LOG.debug("Replicas reported loaded block={} datanodes={} transfers={} loaded={}",
           located.getBlock(), Arrays.toString(byNameNode), Arrays.toString(transfers),
           Arrays.toString(loaded));

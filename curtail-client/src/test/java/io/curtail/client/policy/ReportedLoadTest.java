@@ -16,7 +16,7 @@ class ReportedLoadTest {
 
   private boolean[] loaded(int[] transfers, long... reportedAt) {
     boolean[] flags = new boolean[transfers.length];
-    rule.markLoaded(transfers, reportedAt, NOW, flags);
+    rule.markLoaded(transfers, reportedAt, new boolean[transfers.length], NOW, flags);
     return flags;
   }
 
@@ -70,6 +70,20 @@ class ReportedLoadTest {
   }
 
   @Test
+  void aReplicaOnTheClientsHostIsComparedOnlyWithOthersOnIt() {
+    boolean[] flags = new boolean[3];
+    // The local DataNode serves 12 beside remote ones' 1 and 2: not loaded, as nothing local is
+    // less loaded. A remote one at 9 is compared with all (least 1): loaded.
+    assertEquals(1, rule.markLoaded(new int[] {12, 1, 9}, fresh(3),
+        new boolean[] {true, false, false}, NOW, flags));
+    assertArrayEquals(new boolean[] {false, false, true}, flags);
+    // Every replica local (a test cluster): compared as usual.
+    flags = new boolean[3];
+    rule.markLoaded(new int[] {12, 1, 9}, fresh(3), new boolean[] {true, true, true}, NOW, flags);
+    assertArrayEquals(new boolean[] {true, false, true}, flags);
+  }
+
+  @Test
   void aReportFromAClockAheadOfTheClientsCountsAsFresh() {
     assertArrayEquals(new boolean[] {true, false},
         loaded(new int[] {9, 1}, NOW + 5_000, NOW + 5_000));
@@ -78,7 +92,7 @@ class ReportedLoadTest {
   @Test
   void flagsAlreadySetStayAndTheCountSaysWhatWasMarked() {
     boolean[] flags = {false, true, false};
-    assertEquals(1, rule.markLoaded(new int[] {12, 0, 1}, fresh(3), NOW, flags));
+    assertEquals(1, rule.markLoaded(new int[] {12, 0, 1}, fresh(3), new boolean[3], NOW, flags));
     assertArrayEquals(new boolean[] {true, true, false}, flags);
   }
 
@@ -99,6 +113,6 @@ class ReportedLoadTest {
     assertThrows(IllegalArgumentException.class, () -> new ReportedLoad(2.0, 0, 30_000));
     assertThrows(IllegalArgumentException.class, () -> new ReportedLoad(2.0, 4, 0));
     assertThrows(IllegalArgumentException.class,
-        () -> rule.markLoaded(new int[2], new long[3], NOW, new boolean[2]));
+        () -> rule.markLoaded(new int[2], new long[3], new boolean[2], NOW, new boolean[2]));
   }
 }
