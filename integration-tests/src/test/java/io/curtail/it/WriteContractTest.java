@@ -333,8 +333,9 @@ class WriteContractTest {
   /**
    * A close interrupted while it waits for acknowledgements throws
    * {@link InterruptedIOException} and clears the interrupt, as stock's does (Hadoop's
-   * {@code TestHFlush.testHFlushInterrupted}); every byte written reaches the DataNodes. Curtail's
-   * second close then completes the file; stock's leaves it to lease recovery.
+   * {@code TestHFlush.testHFlushInterrupted}); every byte written reaches the DataNodes and
+   * Curtail's second close completes the file. Stock's leaves it to lease recovery, which keeps
+   * at least the flushed bytes.
    */
   @ParameterizedTest
   @ValueSource(strings = {"stock", "curtail"})
@@ -363,10 +364,15 @@ class WriteContractTest {
     if (which.equals("curtail")) {
       assertTrue(stock.isFileClosed(p), "the second close completed the file");
       assertEquals(10_000, stock.getFileStatus(p).getLen());
+      SeededData.verify(stock, p, 31, 10_000);
     } else {
+      // Stock's interrupted close may not have sent the unflushed half before it gave up (a
+      // full CI run once saw it so): what it keeps is the flushed half at least, and exact.
       recoverLease(p);
+      long kept = stock.getFileStatus(p).getLen();
+      assertTrue(kept == 5_000 || kept == 10_000, "stock kept " + kept + " bytes");
+      SeededData.verify(stock, p, 31, kept);
     }
-    SeededData.verify(stock, p, 31, 10_000);
   }
 
   /**
