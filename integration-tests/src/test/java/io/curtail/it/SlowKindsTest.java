@@ -154,7 +154,9 @@ class SlowKindsTest {
           + moved(sends, "sends", 0) + " packets delayed");
       sends = counters("sends");
       SeededData.verify(fs, onlyOn1.path, 11, MIB);
-      assertEquals(sends, counters("sends"), "reads from dn1 were delayed");
+      // dn0's own counter may still move by its last read's trailing packet: only the others'.
+      assertEquals(sends.subList(1, sends.size()),
+          counters("sends").subList(1, sends.size()), "reads from dn1 were delayed");
     }
     assertTrue(read >= PACKETS * PER_PACKET.toNanos(), "a read of dn0 took "
         + read / 1_000_000 + " ms");
