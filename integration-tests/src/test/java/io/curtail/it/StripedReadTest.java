@@ -132,10 +132,7 @@ class StripedReadTest {
   @Test
   @Order(1)
   void healthyReadsReadNoParity() throws IOException {
-    // RS-3-2 only: a healthy XOR-2-1 read read 2 parity cells in a full CI run even at these
-    // thresholds, so something other than lateness sends it to parity (issue 36; the striped
-    // reader is off by default until that is found).
-    for (String policy : new String[] {"RS-3-2-1024k"}) {
+    for (String policy : new String[] {"RS-3-2-1024k", "XOR-2-1-1024k"}) {
       Path p = file(policy, 1);
       SeededData.verify(stock, p, 1, LENGTH); // warms the DataNodes' read paths
       // Thresholds far above any healthy cell's time, even on two loaded cores: this checks

@@ -136,13 +136,16 @@ public final class CellReads {
       this.reader = reader;
       this.tracker = tracker;
       this.length = length;
+      // Opened is when the wait starts: a cell whose thread has not yet run is not late, which
+      // it would look (against a clock's arbitrary origin) with no time set.
+      this.lastProgressNanos = ctx.clock.nanoTime();
     }
 
     public NodeTracker tracker() {
       return tracker;
     }
 
-    /** When the read started or last received a packet. */
+    /** When the read was opened, started or last received a packet. */
     public long lastProgressNanos() {
       return lastProgressNanos;
     }
