@@ -4,6 +4,7 @@ import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.HedgeBudget;
 import io.curtail.client.policy.Hedging;
 import io.curtail.client.policy.ReplicaOrder;
+import io.curtail.client.policy.ReportedLoad;
 import io.curtail.client.track.LatencyRegistry;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeTracker;
@@ -29,6 +30,8 @@ final class Knowledge {
   final ReplicaOrder packetOrder;
   final ReplicaOrder startOrder;
   final ReplicaOrder tailOrder;
+  /** The NameNode-load rule; null where it is off. */
+  final ReportedLoad reportedLoad;
   final Policy policy;
   private final NodeTracker[] compared = new NodeTracker[MAX_COMPARED];
   private int comparedCount;
@@ -55,6 +58,7 @@ final class Knowledge {
     this.packetOrder = p.packetOrder();
     this.startOrder = p.startOrder();
     this.tailOrder = p.tailOrder();
+    this.reportedLoad = p.reportedLoad();
     this.scratch = new long[MAX_COMPARED * p.readWindow()];
     this.window = new long[Math.max(p.readWindow(), p.writeWindow())];
     this.avoided = new int[] {-1, -1, -1};
@@ -70,6 +74,7 @@ final class Knowledge {
     this.packetOrder = jvm.packetOrder;
     this.startOrder = jvm.startOrder;
     this.tailOrder = jvm.tailOrder;
+    this.reportedLoad = jvm.reportedLoad;
     this.scratch = jvm.scratch; // the simulation is single-threaded
     this.window = jvm.window;
     this.avoided = jvm.avoided;
@@ -92,20 +97,26 @@ final class Knowledge {
     comparedCount = Math.min(MAX_COMPARED, comparedCount + 1);
   }
 
-  /** The hedge threshold of a packet from {@code dn}, refreshed every few packets as the client's. */
-  long thresholdNanos(DataNode dn, NodeTracker self) {
-    long[] t = thresholds.computeIfAbsent(dn.id, k -> new long[] {0, Long.MIN_VALUE / 2});
-    if (packets - t[1] >= policy.refreshPackets()) {
+  /**
+   * The hedge threshold of a packet from {@code dn}, refreshed every few packets as the client's;
+   * {@code reportedLoaded} where the NameNode reports {@code dn} loaded beside another replica.
+   */
+  long thresholdNanos(DataNode dn, NodeTracker self, boolean reportedLoaded) {
+    // {threshold, threshold if reported loaded, the packet count they were computed at}
+    long[] t = thresholds.computeIfAbsent(dn.id, k -> new long[] {0, 0, Long.MIN_VALUE / 2});
+    if (packets - t[2] >= policy.refreshPackets()) {
       int n = 0;
       for (int i = 0; i < comparedCount; i++) {
         if (compared[i] != self) {
           n += compared[i].reads().copyLast(policy.readWindow(), scratch, n);
         }
       }
-      t[0] = hedging.thresholdNanos(n, LatencyStats.percentile(scratch, n, policy.percentile()));
-      t[1] = packets;
+      long p = LatencyStats.percentile(scratch, n, policy.percentile());
+      t[0] = hedging.thresholdNanos(n, p, false);
+      t[1] = hedging.thresholdNanos(n, p, true);
+      t[2] = packets;
     }
-    return t[0];
+    return reportedLoaded ? t[1] : t[0];
   }
 
   HedgeBackoff backoff(DataNode dn) {

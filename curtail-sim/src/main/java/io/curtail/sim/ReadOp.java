@@ -31,6 +31,8 @@ final class ReadOp {
   private final DataNode[] replicas;
   private final NodeTracker[] trackers;
   private final long[] known;
+  /** Whether the NameNode reports each replica loaded beside the block's least loaded. */
+  private final boolean[] loaded;
   private final int packets;
   private final long lastPacketBytes;
   private final long start;
@@ -50,6 +52,7 @@ final class ReadOp {
     this.replicas = new DataNode[n];
     this.trackers = new NodeTracker[n];
     this.known = new long[n];
+    this.loaded = new boolean[n];
     int[] order = order(replicasByNameNode);
     for (int i = 0; i < n; i++) {
       replicas[i] = sim.cluster.nodes[order[i]];
@@ -113,15 +116,42 @@ final class ReadOp {
     k.packetOrder.demoteSlow(samples[0], nanos[0], demoted);
     k.tailOrder.demoteSlow(samples[1], nanos[1], demoted);
     k.startOrder.demoteSlow(samples[2], nanos[2], demoted);
+    boolean[] loadedByNn = reportedLoad(k, byNameNode);
+    for (int i = 0; i < n; i++) {
+      demoted[i] |= loadedByNn[i];
+    }
     int[] order = ReplicaOrder.order(demoted);
     for (int i = 0; i < n; i++) {
       int j = order[i];
       replicas[i] = sim.cluster.nodes[byNameNode[j]];
       trackers[i] = byNn[j];
+      loaded[i] = loadedByNn[j];
       long tail = k.tailOrder.judged(samples[1][j]) ? nanos[1][j] : 0;
       long st = k.startOrder.judged(samples[2][j]) ? nanos[2][j] : 0;
       known[i] = Math.max(tail, st);
     }
+  }
+
+  /**
+   * Which replicas the NameNode reports loaded, as the client's {@code ReplicaPlan} asks
+   * {@code ReportedLoad}: the transfers each DataNode serves, here its count now (the one that
+   * stock-best's considerLoad order reads; a real NameNode's is up to a heartbeat old), none on
+   * the client's host and every report fresh.
+   */
+  private boolean[] reportedLoad(Knowledge k, int[] byNameNode) {
+    int n = byNameNode.length;
+    boolean[] marked = new boolean[n];
+    if (k.reportedLoad == null || n < 2) {
+      return marked;
+    }
+    int[] transfers = new int[n];
+    long[] reportedAt = new long[n];
+    for (int i = 0; i < n; i++) {
+      transfers[i] = sim.cluster.nodes[byNameNode[i]].active;
+      reportedAt[i] = 1;
+    }
+    k.reportedLoad.markLoaded(transfers, reportedAt, new boolean[n], 1, marked);
+    return marked;
   }
 
   private static void take(Knowledge k, LatencyStats s, int[] samples, long[] nanos, int i) {
@@ -220,7 +250,7 @@ final class ReadOp {
       long arrives = sharedHost ? reaches : sim.cluster.client(reaches, hw);
       sim.q.at(arrives, this, (gen << 2) | (sharedHost ? CLIENT : ARRIVE));
       if (sim.mode == Mode.CURTAIL && this == primary && hedge == null) {
-        long threshold = client.knowledge.thresholdNanos(dn, trackers[replica]);
+        long threshold = client.knowledge.thresholdNanos(dn, trackers[replica], loaded[replica]);
         // Where the packet's arrival is known now, a packet in time needs no look.
         if (sharedHost || arrives - now > threshold) {
           hedgeAt = now + threshold;
@@ -253,7 +283,7 @@ final class ReadOp {
         hedge.issue(now);
         return;
       }
-      long threshold = k.thresholdNanos(replicas[replica], trackers[replica]);
+      long threshold = k.thresholdNanos(replicas[replica], trackers[replica], loaded[replica]);
       List<HedgeBackoff> backoffs = new ArrayList<>(n);
       boolean[] skip = new boolean[n];
       for (int i = 0; i < n; i++) {

@@ -154,8 +154,9 @@ final class Study {
     r.text("## Sensitivity to each threshold\n\nCurtail at " + (int) (100 * sensitivityFraction)
         + "% slow, one threshold varied at a time, the others at the client's defaults.");
     double[][] values = {{0.9, 0.95, 0.99}, {1.5, 2, 3, 5, 8}, {10, 20, 50, 100},
-        {5, 10, 25, 50, 100}, {2, 16, 64}, {0.01, 0.03, 0.1, 0.3, 1}};
-    String[] names = {"percentile", "factor", "window", "floor-ms", "backoff", "budget"};
+        {5, 10, 25, 50, 100}, {2, 16, 64}, {0.01, 0.03, 0.1, 0.3, 1}, {0, 1.5, 2, 4}};
+    String[] names = {"percentile", "factor", "window", "floor-ms", "backoff", "budget",
+        "load-factor"};
     for (int i = 0; i < names.length; i++) {
       List<Row> s = sensitivity(names[i], values[i], sensitivityFraction, Mode.CURTAIL);
       r.rows(s);
