@@ -2,9 +2,10 @@ package io.curtail.sim;
 
 /**
  * Service times of a healthy DataNode and of the network: each access costs an overhead plus its
- * bytes at a rate. The defaults are the calibration's (see the README's simulator section): a
- * 64 KiB packet written through a loopback pipeline takes about a millisecond on the benchmark's
- * machine, and the rest was fitted on the healthy mode ({@code oracle}) of the benchmark's runs.
+ * bytes at a rate. The defaults are the calibration's (see curtail-sim/RESULTS.md,
+ * <i>Calibration</i>): a 64 KiB packet written through a loopback pipeline takes about a
+ * millisecond on the benchmark's machine, and the rest was fitted on the healthy mode
+ * ({@code oracle}) of the benchmark's runs.
  *
  * @param diskBytesPerSec disk transfer rate
  * @param diskOpNanos disk overhead per access (a seek, a system call)

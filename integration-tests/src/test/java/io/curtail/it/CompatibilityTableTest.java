@@ -14,24 +14,26 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The README's compatibility table names, for each row, the test that keeps it true: each of those
- * tests (and modules) must exist, so a renamed or deleted test cannot leave a row standing on
- * nothing.
+ * The compatibility tables (the README's short one and docs/compatibility.md's full one) name, for
+ * each row, the test that keeps it true: each of those tests (and modules) must exist, so a
+ * renamed or deleted test cannot leave a row standing on nothing.
  */
 class CompatibilityTableTest {
   private static final Path REPO = Paths.get("..").toAbsolutePath().normalize();
   private static final Pattern NAMED = Pattern.compile("`([A-Za-z0-9]+Test|[a-z0-9-]+)`");
 
-  @Test
-  void everyTestTheTableNamesExists() throws IOException {
-    String readme = new String(Files.readAllBytes(REPO.resolve("README.md")),
-        StandardCharsets.UTF_8);
-    int from = readme.indexOf("| what | Curtail | kept true by |");
-    assertTrue(from >= 0, "the compatibility table is gone from the README");
-    String table = readme.substring(from, readme.indexOf("\n\n", from));
+  @ParameterizedTest
+  @ValueSource(strings = {"README.md", "docs/compatibility.md"})
+  void everyTestTheTableNamesExists(String page) throws IOException {
+    String text = new String(Files.readAllBytes(REPO.resolve(page)), StandardCharsets.UTF_8);
+    int from = text.indexOf("| what | Curtail | kept true by |");
+    assertTrue(from >= 0, "the compatibility table is gone from " + page);
+    int end = text.indexOf("\n\n", from);
+    String table = text.substring(from, end < 0 ? text.length() : end);
     Set<String> tests;
     try (Stream<Path> files = Files.walk(REPO)) {
       tests = files.map(p -> p.getFileName().toString())
@@ -57,7 +59,7 @@ class CompatibilityTableTest {
         }
       }
     }
-    assertTrue(named > 10, "only " + named + " tests named in the table");
-    assertEquals(Set.of(), missing, "named by the README's compatibility table but not found");
+    assertTrue(named > 10, "only " + named + " tests named in " + page + "'s table");
+    assertEquals(Set.of(), missing, "named by " + page + "'s compatibility table but not found");
   }
 }

@@ -137,7 +137,7 @@ class StripedReadTest {
       SeededData.verify(stock, p, 1, LENGTH); // warms the DataNodes' read paths
       // Thresholds far above any healthy cell's time, even on two loaded cores: this checks
       // that nothing but lateness or a failure sends a read to parity. (At the adaptive
-      // defaults a healthy cell here can pass the 25 ms floor; the README says so.)
+      // defaults a healthy cell here can pass the 25 ms floor; docs/reads.md says so.)
       try (CurtailDistributedFileSystem fs = curtail("curtail.read.hedging", "static",
           "curtail.read.hedging.static.threshold.ms", "2000",
           "curtail.read.min.slowdown.ms", "2000")) {

@@ -156,7 +156,7 @@ public final class CurtailConfig {
       if (key.startsWith("curtail.") && !key.startsWith(CurtailKey.DATANODE_PREFIX)
           && CurtailKey.byName(key) == null) {
         throw new InvalidConfigException(key, settings.get(key), "unknown key; did you mean "
-            + CurtailKey.nearest(key).key() + "? (every key is in the README's table)");
+            + CurtailKey.nearest(key).key() + "? (every key is in docs/configuration.md)");
       }
     }
     return new CurtailConfig(settings);

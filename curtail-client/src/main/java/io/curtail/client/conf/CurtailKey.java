@@ -4,8 +4,8 @@ package io.curtail.client.conf;
  * Every {@code curtail.*} client setting: its name, its default and what it means.
  *
  * <p>The names are part of Curtail's public interface (people set them as A/B flags in production
- * job configurations); keep them. {@link CurtailConfig} is the only reader, and the README's table
- * is checked against this list by a test.
+ * job configurations); keep them. {@link CurtailConfig} is the only reader, and the table in
+ * docs/configuration.md is checked against this list by a test.
  */
 public enum CurtailKey {
   WRITE_FAILFAST_ENABLED("curtail.write.failfast.enabled", "true",

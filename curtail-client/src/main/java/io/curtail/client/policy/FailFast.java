@@ -14,7 +14,7 @@ import java.util.List;
  *       mean than the mean of the cheaper end of the pipeline. The mean keeps a DataNode whose
  *       tail alone is long (a GC pause) from paying for a recovery; the ends are its yardstick
  *       because a middle DataNode acks before it writes, so behind an equally slow one its share
- *       says nothing of its speed (README, <i>How writes work</i>).
+ *       says nothing of its speed (docs/writes.md, <i>Fail fast</i>).
  *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
  *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
  *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper. The

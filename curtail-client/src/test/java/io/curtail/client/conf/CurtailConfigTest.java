@@ -12,6 +12,8 @@ import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -117,13 +119,27 @@ class CurtailConfigTest {
         e.getMessage());
   }
 
+  /**
+   * docs/configuration.md is where users look keys up (the unknown-key message sends them there):
+   * every key must have its row with the default this enum gives, and no row may name a key the
+   * client would refuse (the DataNode's keys are on docs/datanode-plugin.md).
+   */
   @Test
-  void readmeDocumentsEveryKeyWithItsDefault() throws IOException {
-    String readme = new String(Files.readAllBytes(Paths.get("..", "README.md")),
+  void configurationPageDocumentsEveryKeyWithItsDefault() throws IOException {
+    String page = new String(Files.readAllBytes(Paths.get("..", "docs", "configuration.md")),
         StandardCharsets.UTF_8);
     for (CurtailKey k : CurtailKey.values()) {
       String row = "| `" + k.key() + "` | `" + k.defaultValue() + "` |";
-      assertTrue(readme.contains(row), "README.md lacks the row starting " + row);
+      assertTrue(page.contains(row), "docs/configuration.md lacks the row starting " + row);
     }
+    Matcher m = Pattern.compile("(?m)^\\| `(curtail\\.[^`]+)` \\|").matcher(page);
+    int rows = 0;
+    while (m.find()) {
+      rows++;
+      String key = m.group(1);
+      assertTrue(CurtailKey.byName(key) != null,
+          "docs/configuration.md has a row for " + key + ", which is no CurtailKey");
+    }
+    assertEquals(CurtailKey.values().length, rows, "rows of client keys in docs/configuration.md");
   }
 }

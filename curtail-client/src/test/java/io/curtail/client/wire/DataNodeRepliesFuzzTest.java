@@ -29,7 +29,7 @@ import org.apache.hadoop.util.DataChecksum;
  * encrypted peer) into a heap one.
  *
  * <p>Without {@code JAZZER_FUZZ} this runs its corpus ({@code DataNodeRepliesFuzzTestInputs/})
- * as a plain test; with it, Jazzer fuzzes (see the README).
+ * as a plain test; with it, Jazzer fuzzes (see docs/reliability.md).
  */
 class DataNodeRepliesFuzzTest {
   private static final int BYTES_PER_CHECKSUM = 512;
