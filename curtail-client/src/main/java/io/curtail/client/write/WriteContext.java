@@ -155,7 +155,7 @@ public final class WriteContext implements AutoCloseable {
   /**
    * Creates {@code src} at the NameNode, once, as stock's client does: retried while it races
    * with a change of encryption zones. The status says what stream the file needs: Curtail's
-   * ({@link #stream}), wrapped in a crypto stream when it is encrypted ({@link Encryption}), or
+   * ({@link #stream}), wrapped in a crypto stream when it is encrypted ({@code Encryption}), or
    * stock's striped one when it is erasure-coded ({@link #striped}).
    */
   public HdfsFileStatus createFile(String src, FsPermission permission, EnumSet<CreateFlag> flags,
