@@ -1,4 +1,4 @@
-package io.curtail.client.read;
+package io.curtail.client.stream;
 
 import java.io.EOFException;
 import java.io.IOException;
