@@ -1,11 +1,11 @@
 package io.curtail.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.curtail.bench.blame.Blame;
-import io.curtail.bench.blame.Incident;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.InjectedFaults;
+import io.curtail.tools.blame.Blame;
+import io.curtail.tools.blame.Incident;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +24,7 @@ import org.apache.hadoop.conf.Configuration;
  * row and the records can be looked into. The statistics are written off the data path, so a batch measured with them
  * costs what one without does (what {@code curtail-stats} against {@code curtail} shows).
  */
-final class BlameRecords {
+public final class BlameRecords {
   private BlameRecords() {
   }
 
@@ -43,7 +43,7 @@ final class BlameRecords {
   }
 
   /** Deletes {@code dir}, the statistics and incidents {@link #label} left in it. */
-  static void delete(Path dir) throws IOException {
+  public static void delete(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         Files.delete(f);
@@ -53,7 +53,7 @@ final class BlameRecords {
   }
 
   /** Every fault injected on {@code cluster} so far, as incidents to label decisions against. */
-  static List<Incident> incidents(FaultyCluster cluster) {
+  public static List<Incident> incidents(FaultyCluster cluster) {
     List<Incident> out = new ArrayList<>();
     for (InjectedFaults.Entry e : cluster.injected()) {
       out.add(new Incident(e.dataNodes(), e.fromMillis(), e.toMillis()));
@@ -65,7 +65,7 @@ final class BlameRecords {
    * The records in {@code dir} labelled against {@code incidents}, which are written beside them
    * ({@code incidents.txt}); null for no directory.
    */
-  static Blame label(Path dir, List<Incident> incidents) throws IOException {
+  public static Blame label(Path dir, List<Incident> incidents) throws IOException {
     if (dir == null) {
       return null;
     }

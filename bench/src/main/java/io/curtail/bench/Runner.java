@@ -1,10 +1,10 @@
 package io.curtail.bench;
 
-import io.curtail.bench.blame.Incident;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.striped.StripedReads;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
+import io.curtail.tools.blame.Incident;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
