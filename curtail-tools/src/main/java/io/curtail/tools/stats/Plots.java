@@ -11,7 +11,10 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** The two plots of a scenario, drawn with XChart: a latency CDF and latency over time. */
+/**
+ * Latency plots drawn with XChart: a CDF per group (the analyzer's cohorts, the benchmark's
+ * modes), and, for the benchmark's scenarios, latency and its p99 over time.
+ */
 public final class Plots {
   private static final int WIDTH = 960;
   private static final int HEIGHT = 560;
@@ -19,8 +22,8 @@ public final class Plots {
   private Plots() {}
 
   /** Per-file latency CDF, one line per mode, latency on a log axis. */
-  public static void cdf(String title, List<String> modes, List<List<Double>> latenciesMs, File png)
-      throws IOException {
+  public static void cdf(String title, List<String> modes, List<List<Double>> latenciesMs,
+      File png) throws IOException {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
         .xAxisTitle("per-file latency (ms, log scale)").yAxisTitle("fraction of files").build();
     chart.getStyler().setXAxisLogarithmic(true);
@@ -51,8 +54,8 @@ public final class Plots {
   }
 
   /** Each file's latency against when it started, one colour per mode, latency on a log axis. */
-  public static void timeline(String title, List<String> modes, List<List<double[]>> startAndLatency,
-      File png) throws IOException {
+  public static void timeline(String title, List<String> modes,
+      List<List<double[]>> startAndLatency, File png) throws IOException {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
         .xAxisTitle("start of the file's operation (s since the benchmark started)")
         .yAxisTitle("per-file latency (ms, log scale)").build();
@@ -81,8 +84,8 @@ public final class Plots {
    * when the files started: whether a mode's tail changes as the run goes on (as stock's
    * NameNode-driven features would make it, once they act).
    */
-  public static void p99OverTime(String title, List<String> modes, List<List<double[]>> startAndLatency,
-      int windowSeconds, File png) throws IOException {
+  public static void p99OverTime(String title, List<String> modes,
+      List<List<double[]>> startAndLatency, int windowSeconds, File png) throws IOException {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
         .xAxisTitle("minutes since the benchmark started")
         .yAxisTitle("p99 of files started in each minute (ms, log scale)").build();
