@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.bench.blame.BlameRecords;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.LocalKeyStore;

@@ -1,6 +1,6 @@
 package io.curtail.bench.soak;
 
-import io.curtail.bench.BlameRecords;
+import io.curtail.bench.blame.BlameRecords;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.tools.blame.Blame;

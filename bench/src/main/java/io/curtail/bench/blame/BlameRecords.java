@@ -1,4 +1,4 @@
-package io.curtail.bench;
+package io.curtail.bench.blame;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.curtail.client.CurtailDistributedFileSystem;
@@ -32,7 +32,7 @@ public final class BlameRecords {
    * Sends the statistics of a batch configured by {@code conf} to {@code dir} (made), returned,
    * if it is Curtail's, {@code measured}, and writes none elsewhere; else null.
    */
-  static Path direct(Configuration conf, boolean measured, Path dir) throws IOException {
+  public static Path direct(Configuration conf, boolean measured, Path dir) throws IOException {
     if (!measured || conf.get("curtail.stats.dir") != null
         || !CurtailDistributedFileSystem.class.getName().equals(conf.get("fs.hdfs.impl"))) {
       return null;
