@@ -1,6 +1,6 @@
 package io.curtail.bench;
 
-import io.curtail.bench.blame.Blame;
+import io.curtail.tools.blame.Blame;
 import java.util.List;
 
 /** What one mode did in one round of one scenario. */

@@ -18,9 +18,6 @@ import java.util.Set;
  * is compiled and its connections pooled before it is timed, not in whichever batch came first.
  */
 final class Benchmark {
-  /** The round number warm-up batches run as (their files and seeds are their own). */
-  static final int WARM_UP_ROUND = -2;
-
   private final Target target;
   private final List<Scenario> scenarios;
   private final List<Mode> modes;
@@ -137,7 +134,7 @@ final class Benchmark {
         if (warmsUp(s)) {
           for (List<Variant> batch : batchesOf(vs, 0)) {
             progress.step(s.name() + " " + String.join("+", labels(batch)) + " warm-up");
-            runner.run(s, batch, WARM_UP_ROUND);
+            runner.run(s, batch, Runner.WARM_UP_ROUND);
           }
         }
         for (int round = 0; round < rounds || System.nanoTime() - start < duration.toNanos();

@@ -1,7 +1,9 @@
 package io.curtail.bench;
 
+import io.curtail.bench.soak.Soak;
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.conf.InvalidConfigException;
+import io.curtail.tools.stats.StatsAnalyzer;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -2,7 +2,8 @@ package io.curtail.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.curtail.bench.blame.Blame;
+import io.curtail.tools.blame.Blame;
+import io.curtail.tools.stats.Plots;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,10 +1,11 @@
 package io.curtail.bench;
 
-import io.curtail.bench.blame.Incident;
+import io.curtail.bench.blame.BlameRecords;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.striped.StripedReads;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
+import io.curtail.tools.blame.Incident;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * byte for byte, with the fault undone.
  */
 final class Runner {
+  /** The round number warm-up batches run as (their files and seeds are their own). */
+  static final int WARM_UP_ROUND = -2;
   private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
   private static final AtomicInteger BATCHES = new AtomicInteger();
   private final Target target;
@@ -182,7 +185,7 @@ final class Runner {
             w.backgroundStreams(), new Path(outs.get(0), "background"))) {
       for (Variant v : vs) {
         Configuration conf = batchConf(cluster, s, v, round);
-        blameDirs.add(BlameRecords.direct(conf, round != Benchmark.WARM_UP_ROUND,
+        blameDirs.add(BlameRecords.direct(conf, round != WARM_UP_ROUND,
             new java.io.File(new java.io.File(v.options.statsDir).getParentFile(), "blame/"
                 + s.name() + "/" + v.label + "-r" + round).toPath()));
         FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
@@ -279,7 +282,7 @@ final class Runner {
     settings.forEach(conf::set);
     v.mode.configure(conf, v.options);
     v.settings.forEach(conf::set);
-    if (round == Benchmark.WARM_UP_ROUND) {
+    if (round == WARM_UP_ROUND) {
       conf.unset("curtail.stats.dir"); // statistics of measured batches only
     }
     // Every batch pays for detecting the fault itself: what earlier batches learnt of the

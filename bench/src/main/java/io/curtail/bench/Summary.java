@@ -1,5 +1,6 @@
 package io.curtail.bench;
 
+import io.curtail.tools.stats.Latencies;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

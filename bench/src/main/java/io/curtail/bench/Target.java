@@ -1,9 +1,10 @@
 package io.curtail.bench;
 
-import io.curtail.bench.blame.Incident;
+import io.curtail.bench.blame.BlameRecords;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.LocalKeyStore;
+import io.curtail.tools.blame.Incident;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

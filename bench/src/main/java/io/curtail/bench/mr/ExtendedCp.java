@@ -1,9 +1,9 @@
 package io.curtail.bench.mr;
 
-import io.curtail.bench.Latencies;
 import io.curtail.bench.Mode;
 import io.curtail.bench.Op;
 import io.curtail.bench.Workload;
+import io.curtail.tools.stats.Latencies;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,6 +1,7 @@
 package io.curtail.client.read;
 
 import io.curtail.client.stream.HdfsInput;
+import io.curtail.client.stream.PositionalInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;

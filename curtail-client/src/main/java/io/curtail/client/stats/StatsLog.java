@@ -72,8 +72,12 @@ public final class StatsLog implements AutoCloseable {
     return log;
   }
 
-  /** A log whose thread is not started: records queue up and, once it is full, drop. */
-  static StatsLog openIdle(Path dir, int queueRecords) throws IOException {
+  /**
+   * A log whose thread is not started: records queue up and, once it is full, drop, unless the
+   * caller writes them ({@link #writeQueued}). Public for a benchmark that measures a record's
+   * whole cost, writing included, on one thread; a client uses {@link #open}.
+   */
+  public static StatsLog openIdle(Path dir, int queueRecords) throws IOException {
     return new StatsLog(dir, null, "h", "c", queueRecords, 1 << 20, 2);
   }
 
@@ -170,7 +174,7 @@ public final class StatsLog implements AutoCloseable {
   }
 
   /** Writes every record queued; the writing thread's (or, for a log not started, the caller's). */
-  void writeQueued() {
+  public void writeQueued() {
     queue.drainTo(batch);
     for (BlockRecord r : batch) {
       write(r);

@@ -1,6 +1,6 @@
 package io.curtail.client.read.striped;
 
-import io.curtail.client.read.PositionalInputStream;
+import io.curtail.client.stream.PositionalInputStream;
 import io.curtail.client.stream.HdfsInput;
 import java.io.EOFException;
 import java.io.IOException;
