@@ -14,7 +14,9 @@ import java.util.List;
  *   <li><b>Guard.</b> At most one drop per block group, and only while every one of its
  *       {@code k + m} streamers is writing: a group that already lost one (a failure, a parity
  *       block the NameNode could not place, an earlier drop) keeps the rest, so a drop never
- *       leaves fewer than {@code k + m − 1} internal blocks.
+ *       leaves fewer than {@code k + m − 1} internal blocks. Never with a single parity unit
+ *       (XOR-2-1): the group would wait for its reconstruction with no redundancy at all, a
+ *       trade stock makes only when a DataNode fails, never for speed.
  *   <li><b>Check.</b> Among the streamers {@link Slowness} judges, the one with the highest
  *       percentile is slow if that percentile is {@link Slowness#slower slower} than the
  *       fastest's, and its mean slower than the mean of the next slowest: a block group goes at
@@ -40,16 +42,21 @@ public final class StripedDrop {
    * @param streamers recent packet latencies of each streamer of the group, by internal block
    *     index ({@code k + m} of them); null for a streamer that is not writing (failed, dropped,
    *     or given no DataNode)
+   * @param parityUnits the policy's {@code m}
    * @param dropsInGroup streamers of this block group already let go for being slow
    * @param packetsRemaining packets still to write to each internal block of the group
    * @param recoveryNanos what letting a streamer go costs the others (>= 0)
    */
-  public Decision decide(List<LatencyStats> streamers, int dropsInGroup, long packetsRemaining,
-      long recoveryNanos) {
-    if (dropsInGroup < 0 || packetsRemaining < 0 || recoveryNanos < 0) {
-      throw new IllegalArgumentException("need non-negative dropsInGroup, packetsRemaining and"
-          + " recoveryNanos; got " + dropsInGroup + ", " + packetsRemaining + ", "
-          + recoveryNanos);
+  public Decision decide(List<LatencyStats> streamers, int parityUnits, int dropsInGroup,
+      long packetsRemaining, long recoveryNanos) {
+    if (parityUnits < 1 || parityUnits >= streamers.size() || dropsInGroup < 0
+        || packetsRemaining < 0 || recoveryNanos < 0) {
+      throw new IllegalArgumentException("need parityUnits in [1, " + streamers.size() + ") and"
+          + " non-negative dropsInGroup, packetsRemaining and recoveryNanos; got " + parityUnits
+          + ", " + dropsInGroup + ", " + packetsRemaining + ", " + recoveryNanos);
+    }
+    if (parityUnits < 2) {
+      return Decision.keep(Reason.NO_REDUNDANCY_LEFT);
     }
     if (dropsInGroup > 0) {
       return Decision.keep(Reason.ALREADY_DROPPED);
@@ -99,6 +106,8 @@ public final class StripedDrop {
   public enum Reason {
     /** Letting the slowest go was predicted to finish the group sooner. */
     DROP,
+    /** The policy has one parity unit: a drop would leave the group no redundancy. */
+    NO_REDUNDANCY_LEFT,
     /** This group already let a slow streamer go. */
     ALREADY_DROPPED,
     /** A streamer of this group is not writing: a drop would leave fewer than k + m − 1. */
