@@ -86,7 +86,8 @@ final class Runner {
         encryptionZone(fs, readFile(s, 0, 0).getParent());
       }
       if (w.erasureCoding() != null) {
-        erasureCoded(fs, readFile(s, 0, 0).getParent(), w.erasureCoding());
+        // The scenario's root, so that the files its writers write are erasure-coded too.
+        erasureCoded(fs, readFile(s, 0, 0).getParent().getParent(), w.erasureCoding());
       }
       for (int client = 0; client < w.clients(); client++) {
         if (w.op(client).writes()) {

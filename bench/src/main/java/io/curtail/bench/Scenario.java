@@ -241,6 +241,12 @@ public final class Scenario {
     ecReadFault("stalls", RS_3_2, "freezes for 1.5 s every 4 s",
         "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
+    // Writes: Curtail's erasure-coded files are written by stock's striped stream (issue 36),
+    // so this measures what a writer that lets the slow streamer go must beat.
+    add(new Scenario("ec-write-slow-disk", "writes of erasure-coded (" + RS_3_2 + ") files; one"
+        + " DataNode's disk is a FIFO queue at 10 ms a packet", ecWorkload(RS_3_2, Op.WRITE),
+        "dn" + FAULTY + " disk 10 ms/packet, FIFO",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK))));
     add(new Scenario("ec-xor-read-throttled",
         "sequential reads of erasure-coded (XOR-2-1) files; one DataNode serves at most 2 MiB/s",
         ecWorkload(XOR_2_1, Op.READ), "dn" + FAULTY + " read bandwidth 2 MiB/s",
