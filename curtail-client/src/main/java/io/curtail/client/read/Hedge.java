@@ -32,6 +32,9 @@ final class Hedge implements Runnable {
   private final String file;
   private final ExtendedBlock block;
   private final Race<ReplicaReader> race;
+  /** The race's primary and offset when the hedge was started, as the race is rearmed later. */
+  private final ReplicaReader primary;
+  private final long from;
   private final int target;
   private final DatanodeInfo dn;
   private final NodeTracker tracker;
@@ -51,6 +54,8 @@ final class Hedge implements Runnable {
     this.file = file;
     this.block = block;
     this.race = race;
+    this.primary = race.primary();
+    this.from = race.from();
     this.target = target;
     this.dn = dn;
     this.tracker = tracker;
@@ -60,7 +65,6 @@ final class Hedge implements Runnable {
 
   @Override
   public void run() {
-    ReplicaReader primary = race.primary();
     ReplicaReader r = null;
     try {
       long start = ctx.clock.nanoTime();
@@ -82,7 +86,7 @@ final class Hedge implements Runnable {
         ctx.hedgeWon(tracker.node());
         observer.hedgeWon(dn.getXferAddr());
         LOG.debug("Hedge won file={} block={} offset={} from={} to={} thresholdMs={}"
-            + " hedgeTookMs={}", file, block, race.from(), primary.dataNode(), dn,
+            + " hedgeTookMs={}", file, block, from, primary.dataNode(), dn,
             TimeUnit.NANOSECONDS.toMillis(overranNanos),
             TimeUnit.NANOSECONDS.toMillis(ctx.clock.nanoTime() - start));
         primary.abort(); // unblocks the reader thread, which takes the hedge's packet
