@@ -2,23 +2,16 @@ package io.curtail.client;
 
 import io.curtail.client.conf.CurtailConfig;
 import io.curtail.client.conf.CurtailKey;
-import io.curtail.client.conf.HedgingMode;
 import io.curtail.client.conf.InvalidConfigException;
-import io.curtail.client.metrics.ClientMetrics;
-import io.curtail.client.read.CellReads;
 import io.curtail.client.read.CurtailInputStream;
-import io.curtail.client.read.ReadContext;
 import io.curtail.client.read.striped.StripedInputStream;
 import io.curtail.client.read.striped.StripedReads;
 import io.curtail.client.runtime.CurtailRuntime;
-import io.curtail.client.runtime.Scheduler;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.stream.CurtailDataInputStream;
-import io.curtail.client.wire.ConnectionPool;
 import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.RepairHook;
 import io.curtail.client.write.Replacement;
-import io.curtail.client.write.WriteContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,9 +19,6 @@ import java.nio.file.Paths;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.SocketFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -44,12 +34,8 @@ import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
 import org.apache.hadoop.hdfs.DFSStripedInputStream;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
-import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
-import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.util.Progressable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,14 +72,10 @@ import org.slf4j.LoggerFactory;
  */
 public class CurtailDistributedFileSystem extends DistributedFileSystem {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailDistributedFileSystem.class);
-  private static final AtomicInteger CLIENTS = new AtomicInteger();
 
   private CurtailConfig curtail;
-  private CurtailRuntime runtime;
-  private ReadContext reads;
-  /** Curtail's reads of erasure-coded files; null where they keep stock's stream. */
-  private StripedReads stripedReads;
-  private WriteContext writes;
+  /** What Curtail's techniques run on; {@link Techniques#OFF} with all off, as before init. */
+  private Techniques parts = Techniques.OFF;
   private StatsLog stats;
   private Streams streams;
   private boolean verifyChecksum = true;
@@ -114,41 +96,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     if (parsed.allTechniquesOff()) {
       return; // the stock file system, exactly (its streams timed if statistics are on)
     }
-    runtime = CurtailRuntime.acquire(getUri().getAuthority(), parsed);
-    ClientMetrics.register();
-    String name = "curtail-" + CLIENTS.incrementAndGet();
-    // The sockets stock reads and writes use.
-    SocketFactory factory = NetUtils.getSocketFactory(conf, ClientProtocol.class);
-    if (parsed.readHedging() != HedgingMode.OFF) {
-      // Idle connections are kept as stock clients keep theirs (dfs.client.socketcache.*), in a
-      // pool the JVM's file systems of one client context share.
-      DfsClientConf.ShortCircuitConf sockets = getClient().getConf().getShortCircuitConf();
-      ConnectionPool connections = ConnectionPool.shared(
-          conf.get(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT,
-              HdfsClientConfigKeys.DFS_CLIENT_CONTEXT_DEFAULT) + "|"
-              + factory.getClass().getName() + "|encrypt="
-              + conf.getBoolean("dfs.encrypt.data.transfer", false) + "|protection="
-              + conf.getTrimmed("dfs.data.transfer.protection", ""),
-          runtime.clock(), sockets.getSocketCacheCapacity(),
-          TimeUnit.MILLISECONDS.toNanos(sockets.getSocketCacheExpiry()));
-      reads = new ReadContext(parsed, runtime, factory, connections,
-          Scheduler.daemon(name + "-hedge-watchdog"));
-      if (parsed.readStriped()) {
-        stripedReads = new StripedReads(new CellReads(reads), conf);
-      }
-    }
-    if (parsed.writeFailFastEnabled()) {
-      writes = new WriteContext(parsed, conf, getClient(), runtime, factory,
-          Scheduler.daemon(name + "-writer-timer"));
-    }
-    if (stats != null) {
-      if (reads != null) {
-        reads.logStatsTo(stats);
-      }
-      if (writes != null) {
-        writes.logStatsTo(stats);
-      }
-    }
+    parts = Techniques.start(getUri().getAuthority(), parsed, conf, getClient(), stats);
   }
 
   private StatsLog openStats(CurtailConfig c) throws IOException {
@@ -178,47 +126,47 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    * every technique off.
    */
   public CurtailRuntime runtime() {
-    return runtime;
+    return parts.runtime();
   }
 
   /** What this client's erasure-coded reads read around slow cells; null where stock's read. */
   public StripedReads stripedReads() {
-    return stripedReads;
+    return parts.stripedReads;
   }
 
   /** Hedges this client started; 0 with hedging off. */
   public long hedgesTried() {
-    return reads == null ? 0 : reads.hedgesTried();
+    return parts.reads == null ? 0 : parts.reads.hedgesTried();
   }
 
   /** Hedges that delivered before the read they overtook; 0 with hedging off. */
   public long hedgesWon() {
-    return reads == null ? 0 : reads.hedgesWon();
+    return parts.reads == null ? 0 : parts.reads.hedgesWon();
   }
 
   /** Hedges that lost (a DataNode backs off after each); 0 with hedging off. */
   public long hedgesLost() {
-    return reads == null ? 0 : reads.hedgesLost();
+    return parts.reads == null ? 0 : parts.reads.hedgesLost();
   }
 
   /** Overdue packets the hedge budget refused a hedge; 0 with hedging off. */
   public long hedgesDenied() {
-    return reads == null ? 0 : reads.hedgesDenied();
+    return parts.reads == null ? 0 : parts.reads.hedgesDenied();
   }
 
   /** Bytes this client's hedges received while racing; 0 with hedging off. */
   public long hedgedBytes() {
-    return reads == null ? 0 : reads.hedgedBytes();
+    return parts.reads == null ? 0 : parts.reads.hedgedBytes();
   }
 
   /** Blocks Curtail's writer allocated; 0 with fail-fast off. */
   public long blocksWritten() {
-    return writes == null ? 0 : writes.blocksWritten();
+    return parts.writes == null ? 0 : parts.writes.blocksWritten();
   }
 
   /** Slow DataNodes fail-fast replaced in a pipeline; 0 with fail-fast off. */
   public long replacements() {
-    return writes == null ? 0 : writes.replacements();
+    return parts.writes == null ? 0 : parts.writes.replacements();
   }
 
   /**
@@ -226,12 +174,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    * what evidence; empty with fail-fast off.
    */
   public List<Replacement> recentReplacements() {
-    return writes == null ? Collections.emptyList() : writes.recentReplacements();
+    return parts.writes == null ? Collections.emptyList() : parts.writes.recentReplacements();
   }
 
   /** Rebuilds on a replacement DataNode aborted for overrunning their timeout or failing. */
   public long rebuildsAborted() {
-    return writes == null ? 0 : writes.rebuildsAborted();
+    return parts.writes == null ? 0 : parts.writes.rebuildsAborted();
   }
 
   /**
@@ -240,21 +188,21 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
    * fail-fast off.
    */
   public void repairHook(RepairHook hook) {
-    if (writes != null) {
-      writes.repairHook(hook);
+    if (parts.writes != null) {
+      parts.writes.repairHook(hook);
     }
   }
 
   /** Pipelines recovered after a DataNode failed. */
   public long pipelineRecoveries() {
-    return writes == null ? 0 : writes.recoveries();
+    return parts.writes == null ? 0 : parts.writes.recoveries();
   }
 
   @Override
   public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress,
       ChecksumOpt checksumOpt) throws IOException {
-    if (writes == null) {
+    if (parts.writes == null) {
       long opened = System.nanoTime();
       return streams.stock(super.create(f, permission, flags, bufferSize, replication, blockSize,
           progress, checksumOpt), src(f), blockSize, opened);
@@ -272,7 +220,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes) throws IOException {
     long opened = System.nanoTime();
     countWrite(DFSOpsCountStatistics.OpType.CREATE);
-    return resolve(f, p -> streams.createOnce(writes, pathName(p), permission, flags, true,
+    return resolve(f, p -> streams.createOnce(parts.writes, pathName(p), permission, flags, true,
         replication, blockSize, progress, checksumOpt, favoredNodes, opened,
         again -> super.create(p, permission, again, bufferSize, replication, blockSize, progress,
             checksumOpt)),
@@ -285,7 +233,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   public HdfsDataOutputStream create(Path f, FsPermission permission, boolean overwrite,
       int bufferSize, short replication, long blockSize, Progressable progress,
       InetSocketAddress[] favoredNodes) throws IOException {
-    if (writes == null) {
+    if (parts.writes == null) {
       return super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress,
           favoredNodes);
     }
@@ -294,7 +242,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     EnumSet<CreateFlag> flags = overwrite ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
         : EnumSet.of(CreateFlag.CREATE);
     // Every stream createOnce returns is an HdfsDataOutputStream, its fallback here too.
-    return resolve(f, p -> (HdfsDataOutputStream) streams.createOnce(writes, pathName(p),
+    return resolve(f, p -> (HdfsDataOutputStream) streams.createOnce(parts.writes, pathName(p),
         permission, flags, true, replication, blockSize, progress, null, favoredNodes, opened,
         again -> super.create(p, permission, true, bufferSize, replication, blockSize, progress,
             favoredNodes)),
@@ -314,7 +262,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       EnumSet<CreateFlag> flags, int bufferSize, short replication, long blockSize,
       Progressable progress) throws IOException {
     long opened = System.nanoTime();
-    if (writes == null) {
+    if (parts.writes == null) {
       return streams.stock(super.createNonRecursive(f, permission, flags, bufferSize,
           replication, blockSize, progress), src(f), blockSize, opened);
     }
@@ -322,7 +270,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
     if (flags.contains(CreateFlag.OVERWRITE)) {
       flags.add(CreateFlag.CREATE);
     }
-    return resolve(f, p -> streams.createOnce(writes, pathName(p), permission, flags, false,
+    return resolve(f, p -> streams.createOnce(parts.writes, pathName(p), permission, flags, false,
         replication, blockSize, progress, null, null, opened,
         again -> super.createNonRecursive(p, permission, again, bufferSize, replication,
             blockSize, progress)),
@@ -348,14 +296,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   public FSDataOutputStream append(Path f, EnumSet<CreateFlag> flags, int bufferSize,
       Progressable progress, InetSocketAddress[] favoredNodes) throws IOException {
     long opened = System.nanoTime();
-    if (writes == null) {
+    if (parts.writes == null) {
       FSDataOutputStream out = super.append(f, flags, bufferSize, progress, favoredNodes);
       return stats == null ? out
           : streams.stock(out, src(f), getFileStatus(f).getBlockSize(), opened);
     }
     countWrite(DFSOpsCountStatistics.OpType.APPEND);
     return resolve(f, p -> {
-      CurtailOutputStream out = writes.append(pathName(p), flags, progress, favoredNodes);
+      CurtailOutputStream out = parts.writes.append(pathName(p), flags, progress, favoredNodes);
       return out != null ? streams.curtail(out, null, pathName(p), out.initialLength(), opened)
           : super.append(p, flags, bufferSize, progress, favoredNodes);
     }, (fs, p) -> fs.append(p, bufferSize));
@@ -370,7 +318,7 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     long opened = System.nanoTime(); // a file's record starts here, its metadata included
-    if (reads == null) {
+    if (parts.reads == null) {
       return streams.stock(super.open(f, bufferSize), src(f), opened);
     }
     // As the stock open does: count the operation, resolve symlinks, then open.
@@ -383,12 +331,12 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
       DFSInputStream metadata = getClient().open(src, bufferSize, verifyChecksum);
       try {
         if (metadata instanceof DFSStripedInputStream) {
-          StripedInputStream striped = stripedReads == null ? null
-              : stripedReads.open(getClient(), src, metadata, verifyChecksum, statistics);
+          StripedInputStream striped = parts.stripedReads == null ? null
+              : parts.stripedReads.open(getClient(), src, metadata, verifyChecksum, statistics);
           return striped == null ? getClient().createWrappedInputStream(metadata)
               : new CurtailDataInputStream(metadata, striped);
         }
-        CurtailInputStream in = new CurtailInputStream(reads, getClient(), getConf(), src,
+        CurtailInputStream in = new CurtailInputStream(parts.reads, getClient(), getConf(), src,
             metadata, verifyChecksum, statistics);
         return streams.curtail(metadata, in, src, opened); // decrypting in encryption zones
       } catch (IOException | RuntimeException e) {
@@ -450,26 +398,16 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   @Override
   public void close() throws IOException {
     try {
-      if (writes != null) {
-        writes.close();
-      }
+      parts.closeWrites();
     } finally {
       try {
         super.close();
       } finally {
-        if (stripedReads != null) {
-          stripedReads.close();
-        }
-        if (reads != null) {
-          reads.close();
-        }
+        parts.closeReads();
         if (stats != null) {
           stats.close();
         }
-        if (runtime != null) {
-          runtime.release();
-          runtime = null;
-        }
+        parts.release();
       }
     }
   }

@@ -1,7 +1,6 @@
 package io.curtail.testcluster;
 
 import io.curtail.client.CurtailDistributedFileSystem;
-import io.curtail.datanode.DataNodeSetup;
 import io.curtail.datanode.fault.CpuStarvation;
 import io.curtail.datanode.fault.DataNodeFaults;
 import io.curtail.datanode.fault.DiskFault;
@@ -10,7 +9,6 @@ import io.curtail.datanode.fault.NetFault;
 import io.curtail.datanode.hook.CurtailDataNodePlugin;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -19,9 +17,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.conf.ReconfigurationException;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,18 +27,9 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.apache.hadoop.hdfs.security.token.block.BlockKey;
-import org.apache.hadoop.hdfs.security.token.block.BlockTokenSecretManager;
-import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.metrics2.AbstractMetric;
-import org.apache.hadoop.metrics2.MetricsRecord;
-import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,21 +45,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class FaultyCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FaultyCluster.class);
-  private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
   private final MiniDFSCluster cluster;
   private final Configuration conf;
-  private final int[] ports;
+  private final DataNodes dataNodes;
   private final InjectedFaults injected = new InjectedFaults();
 
   private FaultyCluster(MiniDFSCluster cluster, Configuration conf) {
     this.cluster = cluster;
     this.conf = conf;
-    List<DataNode> dns = cluster.getDataNodes();
-    this.ports = new int[dns.size()];
-    for (int i = 0; i < ports.length; i++) {
-      ports[i] = dns.get(i).getXferPort();
-    }
+    this.dataNodes = new DataNodes(cluster);
   }
 
   public static Builder builder() {
@@ -118,60 +101,9 @@ public final class FaultyCluster implements AutoCloseable {
     }
 
     public FaultyCluster build() throws IOException {
-      if (stockDataNodes < 0 || stockDataNodes > dataNodes) {
-        throw new IllegalArgumentException(stockDataNodes + " stock DataNodes of " + dataNodes);
-      }
-      // What this JVM learnt of another cluster's DataNodes (latencies, slow and busy judgements)
-      // says nothing of this one's: its Curtail clients share a knowledge scope of their own.
-      conf.set("curtail.knowledge.scope", "faulty-cluster-" + CLUSTERS.incrementAndGet());
-      DataNodeSetup.withFaultInjection(conf);
-      conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
-      conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);
-      conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 512);
-      // Quick heartbeats so a stopped DataNode is noticed and a restarted one rejoins in seconds.
-      conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-      conf.setInt(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, 3000);
-      // Two cores run the whole cluster: unless set, spare it the NameNode's placement of
-      // replicas by load, which otherwise shuns a DataNode slowed on purpose.
-      if (!considerLoadSet) {
-        conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_CONSIDERLOAD_KEY, false);
-      }
-      String[] hosts = new String[dataNodes];
-      for (int i = 0; i < dataNodes; i++) {
-        hosts[i] = "dn" + i + ".curtail.test";
-      }
-      int equipped = dataNodes - stockDataNodes;
-      MiniDFSCluster c = new MiniDFSCluster.Builder(conf, baseDir)
-          .numDataNodes(equipped)
-          .hosts(Arrays.copyOf(hosts, equipped))
-          .build();
-      if (stockDataNodes > 0) {
-        Configuration stock = new Configuration(conf);
-        stock.unset(DFSConfigKeys.DFS_DATANODE_PLUGINS_KEY);
-        c.startDataNodes(stock, stockDataNodes, true, null, null,
-            Arrays.copyOfRange(hosts, equipped, dataNodes), null);
-      }
-      c.waitActive();
-      awaitStorageReports(c);
-      return new FaultyCluster(c, conf);
+      return new FaultyCluster(MiniClusterStart.start(conf, baseDir, dataNodes, stockDataNodes,
+          blockSize, considerLoadSet), conf);
     }
-  }
-
-  /**
-   * Waits (at most 30 s) until the NameNode knows every DataNode's storage: one registered but not
-   * yet heard from with its capacity is never chosen for a pipeline, so a write right after start
-   * could get fewer replicas than asked, and a test would see a short pipeline nothing caused.
-   */
-  private static void awaitStorageReports(MiniDFSCluster c) throws IOException {
-    await(Duration.ofSeconds(30), 50, () -> {
-      // Asked of the NameNode directly: c.getFileSystem() would put a stock file system in
-      // FileSystem's cache, where tests that set fs.hdfs.impl would then find it.
-      DatanodeInfo[] live =
-          c.getNameNodeRpc().getDatanodeReport(HdfsConstants.DatanodeReportType.LIVE);
-      return live.length == c.getDataNodes().size()
-          && Arrays.stream(live).allMatch(d -> d.getRemaining() > 0)
-          ? null : "DataNodes without a storage report: " + Arrays.toString(live);
-    });
   }
 
   /** The cluster's {@code hdfs://} address. */
@@ -232,28 +164,17 @@ public final class FaultyCluster implements AutoCloseable {
   }
 
   public int dataNodeCount() {
-    return ports.length;
+    return dataNodes.count();
   }
 
   /** DataNode {@code i} as it runs now. */
   public DataNode dataNode(int i) {
-    return cluster.getDataNodes().get(listIndex(i));
-  }
-
-  /** Where DataNode {@code i} stands now in MiniDFSCluster's own list, which shifts on restarts. */
-  private int listIndex(int i) {
-    List<DataNode> dns = cluster.getDataNodes();
-    for (int k = 0; k < dns.size(); k++) {
-      if (dns.get(k).getXferPort() == ports[i]) {
-        return k;
-      }
-    }
-    throw new IllegalStateException("DataNode " + i + " (port " + ports[i] + ") is not running");
+    return dataNodes.get(i);
   }
 
   /** Damages the first bytes of DataNode {@code i}'s replica of {@code block}, as a bad disk would. */
   public void corruptReplica(int i, ExtendedBlock block) throws IOException {
-    cluster.getMaterializedReplica(listIndex(i), block).corruptData();
+    cluster.getMaterializedReplica(dataNodes.listIndex(i), block).corruptData();
     LOG.info("Corrupted replica datanode={} block={}", i, block);
   }
 
@@ -264,17 +185,12 @@ public final class FaultyCluster implements AutoCloseable {
 
   /** DataNode {@code i}'s transfer address, as clients and block locations name it. */
   public InetSocketAddress address(int i) {
-    return new InetSocketAddress("127.0.0.1", ports[i]);
+    return dataNodes.address(i);
   }
 
   /** Which DataNode number has transfer port {@code port}, or -1. */
   public int indexOfPort(int port) {
-    for (int i = 0; i < ports.length; i++) {
-      if (ports[i] == port) {
-        return i;
-      }
-    }
-    return -1;
+    return dataNodes.indexOfPort(port);
   }
 
   /**
@@ -293,7 +209,7 @@ public final class FaultyCluster implements AutoCloseable {
   private Fault noted(Fault undo, int... is) {
     String[] addresses = new String[is.length];
     for (int k = 0; k < is.length; k++) {
-      addresses[k] = "127.0.0.1:" + ports[is[k]]; // as clients name it (address(i))
+      addresses[k] = dataNodes.name(is[k]);
     }
     return injected.on(undo, addresses);
   }
@@ -321,17 +237,9 @@ public final class FaultyCluster implements AutoCloseable {
       throw new IllegalArgumentException("a throttle needs bytesPerSecond > 0, was "
           + bytesPerSecond);
     }
-    setProperty(i, key, Long.toString(bytesPerSecond));
+    dataNodes.reconfigure(i, key, Long.toString(bytesPerSecond));
     LOG.info("Throttled datanode={} key={} bytesPerSecond={}", i, key, bytesPerSecond);
-    return noted(() -> setProperty(i, key, "0"), i);
-  }
-
-  private void setProperty(int i, String key, String value) {
-    try {
-      dataNode(i).reconfigureProperty(key, value);
-    } catch (ReconfigurationException e) {
-      throw new IllegalStateException("DataNode " + i + " refused " + key + "=" + value, e);
-    }
+    return noted(() -> dataNodes.reconfigure(i, key, "0"), i);
   }
 
   /**
@@ -339,29 +247,18 @@ public final class FaultyCluster implements AutoCloseable {
    * is closed: for measuring what the plugin costs on the same DataNodes.
    */
   public Fault withoutPlugin() {
-    List<AutoCloseable> resume = new ArrayList<>();
-    for (int i = 0; i < ports.length; i++) {
-      try {
-        resume.add(CurtailDataNodePlugin.suspend(dataNode(i)));
-      } catch (IllegalStateException stockAlready) {
-        // a stock DataNode of a mixed cluster
-      }
-    }
-    return () -> {
-      for (AutoCloseable r : resume) {
-        try {
-          r.close();
-        } catch (Exception e) {
-          throw new IllegalStateException("resuming Curtail's plugin", e);
-        }
-      }
-    };
+    return dataNodes.withoutPlugin();
   }
 
   /** Makes DataNode {@code i}'s disk slow; see {@link DiskFault}. */
   public Fault slowDisk(int i, DiskFault fault) {
+    return inject(i, f -> f.slowDisk(fault));
+  }
+
+  /** Injects a fault with {@code how} on DataNode {@code i}; closing the result heals it. */
+  private Fault inject(int i, Consumer<DataNodeFaults> how) {
     DataNodeFaults f = faults(i);
-    f.slowDisk(fault);
+    how.accept(f);
     return noted(f::heal, i);
   }
 
@@ -384,11 +281,11 @@ public final class FaultyCluster implements AutoCloseable {
 
   /** Injects {@code fault} on DataNode {@code i}'s network; see {@link NetFault}. */
   public Fault slowNet(int i, NetFault fault) {
+    if (fault.peer() == null) {
+      return inject(i, f -> f.slowNet(fault));
+    }
     DataNodeFaults f = faults(i);
     f.slowNet(fault);
-    if (fault.peer() == null) {
-      return noted(f::heal, i);
-    }
     // A link is noted on both its ends: taking out either is right.
     String peer = fault.peer();
     int peerPort = Integer.parseInt(peer.substring(peer.lastIndexOf(':') + 1));
@@ -397,7 +294,7 @@ public final class FaultyCluster implements AutoCloseable {
 
   /** DataNode {@code i}'s transfer address as another DataNode names it forwarding to it. */
   public String peer(int i) {
-    return "127.0.0.1:" + ports[i];
+    return dataNodes.name(i);
   }
 
   /**
@@ -405,9 +302,7 @@ public final class FaultyCluster implements AutoCloseable {
    * {@code mean × (1 ± jitter)}; see {@link CpuStarvation} for what that leaves out.
    */
   public Fault starveCpu(int i, Duration mean, double jitter) {
-    DataNodeFaults f = faults(i);
-    f.starveCpu(CpuStarvation.of(mean, jitter));
-    return noted(f::heal, i);
+    return inject(i, f -> f.starveCpu(CpuStarvation.of(mean, jitter)));
   }
 
   /**
@@ -415,9 +310,7 @@ public final class FaultyCluster implements AutoCloseable {
    * rest for {@code healthy}, again, from now. Closing it heals DataNode {@code i} entirely.
    */
   public Fault flap(int i, Duration slow, Duration healthy) {
-    DataNodeFaults f = faults(i);
-    f.flap(Flapping.of(slow, healthy));
-    return noted(f::heal, i);
+    return inject(i, f -> f.flap(Flapping.of(slow, healthy)));
   }
 
   /**
@@ -426,7 +319,7 @@ public final class FaultyCluster implements AutoCloseable {
    * {@link SlowLocalDisk}. Reads over TCP are not touched ({@link #slowDisk} slows those).
    */
   public Fault slowLocalDisk(int i, long perReadMs) {
-    return noted(SlowLocalDisk.on(ports[i], perReadMs), i);
+    return noted(SlowLocalDisk.on(dataNodes.port(i), perReadMs), i);
   }
 
   /**
@@ -439,41 +332,17 @@ public final class FaultyCluster implements AutoCloseable {
 
   /** The DataNodes' metric {@code name} (a counter, such as {@code FsyncCount}), summed. */
   public long dataNodeMetric(String name) {
-    long sum = 0;
-    for (DataNode dn : cluster.getDataNodes()) {
-      MetricsCollectorImpl collector = new MetricsCollectorImpl();
-      DefaultMetricsSystem.instance().getSource(dn.getMetrics().name())
-          .getMetrics(collector, true);
-      for (MetricsRecord r : collector.getRecords()) {
-        for (AbstractMetric m : r.metrics()) {
-          if (m.name().equals(name)) {
-            sum += m.value().longValue();
-          }
-        }
-      }
-    }
-    return sum;
+    return dataNodes.metric(name);
   }
 
   /** Short-circuit reads of DataNode {@code i}'s files slowed so far by {@link #slowLocalDisk}. */
   public long slowedLocalReads(int i) {
-    return SlowLocalDisk.slowedReads(ports[i]);
+    return SlowLocalDisk.slowedReads(dataNodes.port(i));
   }
 
   /** Stops DataNode {@code i} as a crash would; closing the fault restarts it on the same port. */
   public Fault stop(int i) {
-    MiniDFSCluster.DataNodeProperties props =
-        cluster.stopDataNode(dataNode(i).getDatanodeId().getXferAddr());
-    LOG.info("Stopped datanode={}", i);
-    return noted(() -> {
-      try {
-        cluster.restartDataNode(props, true);
-        cluster.waitActive();
-        LOG.info("Restarted datanode={}", i);
-      } catch (IOException e) {
-        throw new UncheckedIOException("restarting DataNode " + i, e);
-      }
-    }, i);
+    return noted(dataNodes.stop(i), i);
   }
 
   /**
@@ -492,9 +361,7 @@ public final class FaultyCluster implements AutoCloseable {
    * left on device"), as the DataNode would meet it; closing the fault frees the disk.
    */
   public Fault fillDisk(int i) {
-    DataNodeFaults f = faults(i);
-    f.fill();
-    return noted(f::heal, i);
+    return inject(i, DataNodeFaults::fill);
   }
 
   /**
@@ -503,14 +370,7 @@ public final class FaultyCluster implements AutoCloseable {
    * out-of-band ack), shuts down, and comes back on the same ports at once.
    */
   public void restartForUpgrade(int i) throws IOException {
-    DataNode dn = dataNode(i);
-    dn.shutdownDatanode(true);
-    await(Duration.ofSeconds(30), 20, () -> Thread.getAllStackTraces().keySet().stream()
-        .anyMatch(t -> t.getName().equals("Async datanode shutdown thread"))
-        ? "DataNode " + i + " did not shut down" : null);
-    cluster.restartDataNode(listIndex(i), true);
-    cluster.waitActive();
-    LOG.info("Restarted for upgrade datanode={}", i);
+    dataNodes.restartForUpgrade(i);
   }
 
   /** Restarts the NameNode on its ports and waits until it is out of safe mode. */
@@ -524,8 +384,7 @@ public final class FaultyCluster implements AutoCloseable {
    * the cluster must have been built with {@code dfs.block.access.token.enable=true}.
    */
   public void blockTokenLifetime(long lifetimeMs) {
-    cluster.getNamesystem().getBlockManager().getBlockTokenSecretManager()
-        .setTokenLifetime(lifetimeMs);
+    BlockKeys.tokenLifetime(cluster, lifetimeMs);
   }
 
   /**
@@ -535,24 +394,7 @@ public final class FaultyCluster implements AutoCloseable {
    * {@code dfs.block.access.token.enable=true}.
    */
   public void rollBlockKeysForgettingCurrent() throws IOException {
-    BlockTokenSecretManager nn =
-        cluster.getNamesystem().getBlockManager().getBlockTokenSecretManager();
-    int old = nn.getCurrentKey().getKeyId();
-    nn.updateKeys(Long.MAX_VALUE); // any time past the update interval rolls them now
-    ExportedBlockKeys all = nn.exportKeys();
-    List<BlockKey> kept = new ArrayList<>();
-    for (BlockKey k : all.getAllKeys()) {
-      if (k.getKeyId() != old) {
-        kept.add(k);
-      }
-    }
-    ExportedBlockKeys withoutOld = new ExportedBlockKeys(true, all.getKeyUpdateInterval(),
-        all.getTokenLifetime(), all.getCurrentKey(), kept.toArray(new BlockKey[0]));
-    String pool = cluster.getNamesystem().getBlockPoolId();
-    for (DataNode dn : cluster.getDataNodes()) {
-      dn.getBlockPoolTokenSecretManager().get(pool).clearAllKeysForTesting();
-      dn.getBlockPoolTokenSecretManager().addKeys(pool, withoutOld);
-    }
+    int old = BlockKeys.rollForgettingCurrent(cluster);
     LOG.info("Rolled the block keys; the DataNodes forgot key {}", old);
   }
 
@@ -575,7 +417,7 @@ public final class FaultyCluster implements AutoCloseable {
   /** {@link #awaitReplication(FileSystem, Path, int)}, at most {@code patience}. */
   public static void awaitReplication(FileSystem fs, Path path, int replicas, Duration patience)
       throws IOException {
-    await(patience, 50, () -> {
+    Await.until(patience, 50, () -> {
       List<Integer> counts = new ArrayList<>();
       for (BlockLocation b : fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
         counts.add(b.getNames().length);
@@ -583,34 +425,6 @@ public final class FaultyCluster implements AutoCloseable {
       return counts.stream().allMatch(n -> n >= replicas)
           ? null : path + " has not reached " + replicas + " replicas: " + counts + " per block";
     });
-  }
-
-  /** What a wait is still missing, or null once it has it. */
-  private interface Unmet {
-    String check() throws IOException;
-  }
-
-  /**
-   * Looks every {@code everyMs} until {@code unmet} says nothing is missing; after
-   * {@code patience}, fails saying what still is.
-   */
-  private static void await(Duration patience, long everyMs, Unmet unmet) throws IOException {
-    long deadline = System.nanoTime() + patience.toNanos();
-    for (String missing = unmet.check(); missing != null; missing = unmet.check()) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException(missing + " after " + patience.toSeconds() + " s");
-      }
-      sleep(everyMs);
-    }
-  }
-
-  private static void sleep(long ms) throws java.io.InterruptedIOException {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted");
-    }
   }
 
   /**

@@ -1,18 +1,11 @@
 package io.curtail.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.curtail.testcluster.SeededData;
-import java.io.File;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -30,37 +23,19 @@ import org.junit.jupiter.api.Test;
  * where the machine gives no namespaces (not root), where no link can be shaped.
  */
 class LocalClusterLinkTest {
-  private static final File SCRIPT = new File("../docker/local-cluster");
   private static final int NN_PORT = 19_940; // beside LocalClusterTest's 19920
   private static final int MIB = 1024 * 1024;
   /** 4 Mbit/s: a 4 MiB block's forwarding takes 8 s, a healthy one well under a second. */
   private static final String RATE = "4mbit";
   private static final long SHAPED_NANOS = 4L * MIB * 8 * 1_000_000_000L / 4_000_000;
 
-  private final File dir = new File("target/local-cluster-link-" + System.nanoTime())
-      .getAbsoluteFile();
-
-  private String launcher(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("bash", SCRIPT.getPath()));
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().put("CURTAIL_CLUSTER_DIR", dir.getPath());
-    pb.environment().put("CURTAIL_NN_PORT", Integer.toString(NN_PORT));
-    pb.environment().put("CURTAIL_CLASSPATH",
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    File out = new File(dir.getParentFile(), dir.getName() + ".out");
-    Process p = pb.redirectOutput(out).start();
-    assertTrue(p.waitFor(3, TimeUnit.MINUTES), "local-cluster " + args[0] + " hung");
-    String printed = new String(Files.readAllBytes(out.toPath()), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), "local-cluster " + String.join(" ", args) + ":\n" + printed);
-    return printed;
-  }
+  private final LocalClusterLauncher cluster =
+      new LocalClusterLauncher("local-cluster-link", NN_PORT);
 
   @Test
   void aShapedLinkSlowsOneDirectionBetweenTwoDataNodeProcesses() throws Exception {
-    assumeTrue(new File("/usr/bin/curl").canExecute() || new File("/bin/curl").canExecute(),
-        "the launcher asks the NameNode over HTTP with curl");
-    String started = launcher("start", "-n", "3");
+    LocalClusterLauncher.assumeCurl();
+    String started = cluster.run("start", "-n", "3");
     try {
       assumeTrue(started.contains("(netns;"), "no network namespaces here: " + started);
       InetSocketAddress[] dn = new InetSocketAddress[4];
@@ -69,7 +44,7 @@ class LocalClusterLinkTest {
         dn[Integer.parseInt(m.group(1))] =
             new InetSocketAddress(m.group(2), Integer.parseInt(m.group(3)));
       }
-      assertTrue(launcher("shape-link", "1", "2", RATE).contains("dn1 -> dn2 shaped"));
+      assertTrue(cluster.run("shape-link", "1", "2", RATE).contains("dn1 -> dn2 shaped"));
       Configuration conf = new Configuration();
       conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
       try (DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(
@@ -86,12 +61,12 @@ class LocalClusterLinkTest {
         SeededData.verify(fs, new Path("/link/2-1"), 2, 4L * MIB);
         SeededData.verify(fs, new Path("/link/1-3"), 3, 4L * MIB);
       }
-      assertTrue(launcher("unshape-link", "1", "2").contains("unshaped"));
+      assertTrue(cluster.run("unshape-link", "1", "2").contains("unshaped"));
 
       // The plugin's link fault in a DataNode process names its peer as the DataNode does its
       // mirror, the address it reaches dn2 at: 1 MiB through dn1 -> dn2 held 20 ms a packet.
       String peer = dn[2].getAddress().getHostAddress() + ":" + dn[2].getPort();
-      assertTrue(launcher("fault", "1", "delayLink", peer, "20000").contains("link to " + peer));
+      assertTrue(cluster.run("fault", "1", "delayLink", peer, "20000").contains("link to " + peer));
       try (DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(
           URI.create("hdfs://127.0.0.1:" + NN_PORT), conf)) {
         long oneToTwo = write(fs, new Path("/link/plugin-1-2"), 4, MIB, dn[1], dn[2], dn[3]);
@@ -100,13 +75,13 @@ class LocalClusterLinkTest {
             + twoToOne / 1_000_000 + " ms";
         System.out.println("Shaped link: " + times);
         assertTrue(oneToTwo >= 16 * 20_000_000L, times);
-        assertTrue(launcher("fault", "1", "show").contains("link to " + peer));
+        assertTrue(cluster.run("fault", "1", "show").contains("link to " + peer));
         SeededData.verify(fs, new Path("/link/plugin-1-2"), 4, MIB);
         SeededData.verify(fs, new Path("/link/plugin-2-1"), 5, MIB);
       }
-      assertTrue(launcher("fault", "1", "heal").contains("dn1: none"));
+      assertTrue(cluster.run("fault", "1", "heal").contains("dn1: none"));
     } finally {
-      launcher("stop");
+      cluster.run("stop");
     }
   }
 

@@ -1,9 +1,7 @@
 package io.curtail.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.write.CurtailOutputStream;
@@ -13,11 +11,6 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -34,41 +27,20 @@ import org.junit.jupiter.api.Test;
  * {@code stop} leaving no process behind.
  */
 class LocalClusterTest {
-  private static final File SCRIPT = new File("../docker/local-cluster");
   private static final int NN_PORT = 19_920; // beside, not on, a user's cluster at 19820
   private static final int MIB = 1024 * 1024;
 
-  private final File dir = new File("target/local-cluster-" + System.nanoTime()).getAbsoluteFile();
-
-  /** Runs the launcher; returns what it printed, failing on a non-zero exit. */
-  private String launcher(String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add("bash");
-    command.add(SCRIPT.getPath());
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().put("CURTAIL_CLUSTER_DIR", dir.getPath());
-    pb.environment().put("CURTAIL_NN_PORT", Integer.toString(NN_PORT));
-    pb.environment().put("CURTAIL_CLASSPATH",
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    File out = new File(dir.getParentFile(), dir.getName() + ".out");
-    Process p = pb.redirectOutput(out).start();
-    assertTrue(p.waitFor(3, TimeUnit.MINUTES), "local-cluster " + args[0] + " hung");
-    String printed = new String(Files.readAllBytes(out.toPath()), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), "local-cluster " + String.join(" ", args) + ":\n" + printed);
-    return printed;
-  }
+  private final LocalClusterLauncher cluster = new LocalClusterLauncher("local-cluster", NN_PORT);
 
   @Test
   void curtailWritesThroughAKilledDataNodeProcessOnTheLauncherCluster() throws Exception {
-    assumeTrue(new File("/usr/bin/curl").canExecute() || new File("/bin/curl").canExecute(),
-        "the launcher asks the NameNode over HTTP with curl");
-    String started = launcher("start", "-n", "4");
+    LocalClusterLauncher.assumeCurl();
+    String started = cluster.run("start", "-n", "4");
     try {
       assertTrue(started.contains("live DataNodes: 4"), started);
       // The plugin's faults, changed in a running DataNode process from the command line.
-      assertTrue(launcher("fault", "1", "slowOpens", "1000").contains("serviceUs=1000"));
-      assertTrue(launcher("fault", "1", "heal").contains("dn1: none"));
+      assertTrue(cluster.run("fault", "1", "slowOpens", "1000").contains("serviceUs=1000"));
+      assertTrue(cluster.run("fault", "1", "heal").contains("dn1: none"));
       URI uri = URI.create("hdfs://127.0.0.1:" + NN_PORT);
       Configuration conf = new Configuration();
       conf.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
@@ -90,13 +62,13 @@ class LocalClusterTest {
             if (at == MIB + 512 * 1024) {
               out.hflush(); // mid-block, the pipeline set up: kill one of its DataNodes
               victim = aDataNodeOfThePipeline(stock, p);
-              launcher("kill", Integer.toString(victim));
+              cluster.run("kill", Integer.toString(victim));
             }
           }
         }
         assertTrue(fs.pipelineRecoveries() >= 1, "dn" + victim + " was killed unnoticed");
         SeededData.verify(stock, p, 5, length);
-        launcher("revive", Integer.toString(victim));
+        cluster.run("revive", Integer.toString(victim));
         // The NameNode restores the third replica, but may first send it to the killed
         // DataNode, not yet known dead; that copy is asked again after the launcher's pending
         // timeout (10 s), and a DataNode process can take half a minute to come back where
@@ -104,11 +76,11 @@ class LocalClusterTest {
         FaultyCluster.awaitReplication(stock, p, 3, Duration.ofSeconds(120));
       }
     } finally {
-      String stopped = launcher("stop");
+      String stopped = cluster.run("stop");
       assertTrue(stopped.contains("stopped"), stopped);
     }
     for (String name : new String[] {"nn", "dn1", "dn2", "dn3", "dn4"}) {
-      assertFalse(new File(dir, name + "/pid").exists(), name + " left a pid file");
+      assertFalse(new File(cluster.dir(), name + "/pid").exists(), name + " left a pid file");
     }
   }
 

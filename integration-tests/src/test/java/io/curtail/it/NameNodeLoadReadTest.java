@@ -13,9 +13,7 @@ import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -94,10 +92,8 @@ class NameNodeLoadReadTest {
 
   /** A Curtail file system of its own knowledge scope, with the rule on or off. */
   private static CurtailDistributedFileSystem curtail(String rule) throws IOException {
-    Map<String, String> m = new HashMap<>();
-    m.put("curtail.knowledge.scope", "namenode-load-" + (fileNo++));
-    m.put("curtail.read.namenode.load", rule);
-    return cluster.curtailFileSystem(m);
+    return cluster.curtailFileSystem("namenode-load-" + (fileNo++),
+        "curtail.read.namenode.load", rule);
   }
 
   private static NodeTracker tracker(CurtailDistributedFileSystem fs, int dn) {

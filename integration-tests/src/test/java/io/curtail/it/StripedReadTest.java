@@ -14,8 +14,7 @@ import io.curtail.testcluster.FaultyClusterExtension;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -64,13 +63,10 @@ class StripedReadTest {
   }
 
   private static CurtailDistributedFileSystem curtail(String... settings) throws IOException {
-    Map<String, String> m = new HashMap<>();
-    m.put("curtail.knowledge.scope", "striped-test-" + (fileNo++));
-    m.put("curtail.read.striped", "true");
-    for (int i = 0; i < settings.length; i += 2) {
-      m.put(settings[i], settings[i + 1]);
-    }
-    return cluster.curtailFileSystem(m);
+    String[] striped = Arrays.copyOf(settings, settings.length + 2);
+    striped[settings.length] = "curtail.read.striped";
+    striped[settings.length + 1] = "true";
+    return cluster.curtailFileSystem("striped-test-" + (fileNo++), striped);
   }
 
   /** An erasure-coded file of {@code LENGTH} seeded bytes, written by the stock client. */

@@ -62,7 +62,7 @@ public final class CurtailConfig {
   private final List<String> cohortNames = new ArrayList<>();
 
   private CurtailConfig(Map<String, String> settings) {
-    Reader r = new Reader(settings);
+    SettingReader r = new SettingReader(settings);
     boolean failFast = r.bool(CurtailKey.WRITE_FAILFAST_ENABLED);
     HedgingMode hedging = r.hedgingMode(CurtailKey.READ_HEDGING);
     Cohorts cohorts = Cohorts.parse(CurtailKey.AB_COHORTS.key(), r.raw(CurtailKey.AB_COHORTS));
@@ -370,99 +370,5 @@ public final class CurtailConfig {
         + ", failFastCheckMs=" + TimeUnit.NANOSECONDS.toMillis(failFastCheckNanos)
         + ", knowledge=" + knowledgeKey()
         + (cohort == null ? "" : ", cohort=" + cohort + "@" + host) + '}';
-  }
-
-  /** Parses one key at a time, taking the default where the key is absent. */
-  private static final class Reader {
-    private final Map<String, String> settings;
-
-    Reader(Map<String, String> settings) {
-      this.settings = settings;
-    }
-
-    String raw(CurtailKey k) {
-      String v = settings.get(k.key());
-      return v == null ? k.defaultValue() : v.trim();
-    }
-
-    boolean bool(CurtailKey k) {
-      String v = raw(k);
-      if (v.equalsIgnoreCase("true")) {
-        return true;
-      }
-      if (v.equalsIgnoreCase("false")) {
-        return false;
-      }
-      throw new InvalidConfigException(k.key(), v, "must be true or false");
-    }
-
-    HedgingMode hedgingMode(CurtailKey k) {
-      String v = raw(k);
-      HedgingMode m = HedgingMode.parse(v);
-      if (m == null) {
-        throw new InvalidConfigException(k.key(), v, "must be one of off, static, smart");
-      }
-      return m;
-    }
-
-    /** A non-empty value without spaces or '|'. */
-    String word(CurtailKey k) {
-      String v = raw(k);
-      if (v.isEmpty() || !v.matches("[^\\s|]+")) {
-        throw new InvalidConfigException(k.key(), v, "must be a non-empty word without spaces"
-            + " or '|'");
-      }
-      return v;
-    }
-
-    long longIn(CurtailKey k, long min, long max) {
-      String v = raw(k);
-      String rule = "must be a whole number in [" + min + ", " + max + "]";
-      long n;
-      try {
-        n = Long.parseLong(v);
-      } catch (NumberFormatException e) {
-        throw new InvalidConfigException(k.key(), v, rule);
-      }
-      if (n < min || n > max) {
-        throw new InvalidConfigException(k.key(), v, rule);
-      }
-      return n;
-    }
-
-    double openUnitInterval(CurtailKey k) {
-      double d = number(k, "must be a number in (0, 1)");
-      if (!(d > 0 && d < 1)) {
-        throw new InvalidConfigException(k.key(), raw(k), "must be a number in (0, 1)");
-      }
-      return d;
-    }
-
-    double unitIntervalOpenBelow(CurtailKey k) {
-      String rule = "must be a number in (0, 1]";
-      double d = number(k, rule);
-      if (!(d > 0 && d <= 1)) {
-        throw new InvalidConfigException(k.key(), raw(k), rule);
-      }
-      return d;
-    }
-
-    double greaterThanOne(CurtailKey k) {
-      String rule = "must be a finite number > 1";
-      double d = number(k, rule);
-      if (!(d > 1) || Double.isInfinite(d)) {
-        throw new InvalidConfigException(k.key(), raw(k), rule);
-      }
-      return d;
-    }
-
-    private double number(CurtailKey k, String rule) {
-      String v = raw(k);
-      try {
-        return Double.parseDouble(v);
-      } catch (NumberFormatException e) {
-        throw new InvalidConfigException(k.key(), v, rule);
-      }
-    }
   }
 }

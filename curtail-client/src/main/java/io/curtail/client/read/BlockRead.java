@@ -8,9 +8,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -28,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
  * checksum is reported to the NameNode) and the read fails over to the next; when every replica
  * failed, the block's locations are fetched again after stock's wait, and after stock's number
- * of rounds the read fails as stock's does ({@link ReadRetries}).
+ * of rounds the read fails as stock's does ({@link ReadRetries}). A hedge, once this read chose
+ * its replica, runs as a {@link Hedge}.
  *
  * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
  */
@@ -135,17 +134,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     this.knownNanos = plan.knownNanos;
     this.failed = new boolean[replicas.length];
     if (observer != BlockObserver.NONE) {
-      List<String> order = new ArrayList<>(replicas.length);
-      for (int i = 0; i < replicas.length; i++) {
-        order.add(replicas[i].getXferAddr());
-        if (trackers[i].busy(ctx.clock.nanoTime())) {
-          observer.busy(replicas[i].getXferAddr());
-        }
-        if (plan.demoted[i]) {
-          observer.demoted(replicas[i].getXferAddr());
-        }
-      }
-      observer.dataNodes(order);
+      plan.tell(observer, ctx.clock.nanoTime());
     }
   }
 
@@ -433,48 +422,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     observer.hedgeTried(primary.dataNode().getXferAddr(), dn.getXferAddr(), from, overran);
     LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
         primary.dataNode(), dn);
-    ctx.hedgeThreads.execute(() -> {
-      ReplicaReader r = null;
-      try {
-        long start = ctx.clock.nanoTime();
-        r = ReplicaReader.open(ctx, client, file, located, dn, from, end - from, caching,
-            verifyChecksum, source.localReads());
-        if (!race.publishHedge(r)) {
-          r.close(); // the primary delivered before the hedge began
-          ctx.hedgeLost(tracker.node());
-          return;
-        }
-        ByteBuffer data;
-        try {
-          data = r.next(); // connects first
-        } finally {
-          long done = ctx.clock.nanoTime();
-          tracker.recordStart(r.sinceRequest(done, done - start), done); // cut short: a lower bound
-        }
-        ctx.hedgeReceived(data);
-        if (data != null && race.hedgeDelivered(new Race.Winner<>(r, target, data))) {
-          ctx.hedgeWon(tracker.node());
-          observer.hedgeWon(dn.getXferAddr());
-          LOG.debug("Hedge won file={} block={} offset={} from={} to={} thresholdMs={}"
-              + " hedgeTookMs={}", file, located.getBlock(), from, primary.dataNode(), dn,
-              TimeUnit.NANOSECONDS.toMillis(overran),
-              TimeUnit.NANOSECONDS.toMillis(ctx.clock.nanoTime() - start));
-          primary.abort(); // unblocks the reader thread, which takes the hedge's packet
-        } else {
-          r.close();
-          ctx.hedgeLost(tracker.node());
-        }
-      } catch (IOException e) {
-        if (r != null) {
-          r.close();
-        }
-        ctx.hedgeLost(tracker.node());
-        race.hedgeFailed();
-      } finally {
-        ctx.releaseHedgeSlot(tracker.node());
-        race.hedgeDone();
-      }
-    });
+    ctx.hedgeThreads.execute(new Hedge(ctx, observer, file, located.getBlock(), race, target, dn,
+        tracker, overran, () -> ReplicaReader.open(ctx, client, file, located, dn, from,
+            end - from, caching, verifyChecksum, source.localReads())));
   }
 
   /**

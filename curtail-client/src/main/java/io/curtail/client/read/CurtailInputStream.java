@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>Sequential reads are for one thread at a time, like any {@code InputStream}; positional
  * reads may run from any number of threads alongside them, each on its own connections.
  */
-public final class CurtailInputStream extends PositionalInputStream implements ByteBufferReadable,
+public final class CurtailInputStream extends CurtailReadStream implements ByteBufferReadable,
     CanUnbuffer, CanSetReadahead, CanSetDropBehind, StreamCapabilities, HdfsInput {
   private static final Logger LOG = LoggerFactory.getLogger(CurtailInputStream.class);
   private final ReadContext ctx;
@@ -53,7 +53,6 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   private final long length;
   /** The blocks, their locations as last fetched and their replica order. */
   private final FileBlocks blocks;
-  private final byte[] oneByte = new byte[1];
   /** How DataNodes are to cache what they read for this stream: readahead, drop-behind. */
   private volatile CachingStrategy caching;
   private final boolean verifyChecksum;
@@ -74,7 +73,6 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   private int bufferedDistance;
   /** Whether {@link #buffered} was read from a block file (short-circuit). */
   private boolean bufferedShortCircuit;
-  private volatile boolean closed;
   /** Bytes this stream delivered, sequentially and by position. */
   private final LongAdder bytesRead = new LongAdder();
 
@@ -86,7 +84,7 @@ public final class CurtailInputStream extends PositionalInputStream implements B
   public CurtailInputStream(ReadContext ctx, DFSClient client, Configuration conf, String file,
       DFSInputStream metadata, boolean verifyChecksum, FileSystem.Statistics statistics)
       throws IOException {
-    super(file);
+    super(file, client);
     this.ctx = ctx;
     this.client = client;
     this.metadata = metadata;
@@ -101,28 +99,9 @@ public final class CurtailInputStream extends PositionalInputStream implements B
     this.caching = client.getDefaultReadCachingStrategy();
   }
 
-  /** Fails as stock's stream does, with its texts: a closed file system, then a closed stream. */
-  private void checkOpen() throws IOException {
-    if (!client.isClientRunning()) {
-      throw new IOException("Filesystem closed");
-    }
-    if (closed) {
-      throw new IOException("Stream closed");
-    }
-  }
-
-  @Override
-  public synchronized int read() throws IOException {
-    int n = read(oneByte, 0, 1);
-    return n < 0 ? -1 : oneByte[0] & 0xff;
-  }
-
   @Override
   public synchronized int read(byte[] b, int off, int len) throws IOException {
-    checkOpen();
-    if (off < 0 || len < 0 || len > b.length - off) {
-      throw new IndexOutOfBoundsException("off=" + off + " len=" + len + " length=" + b.length);
-    }
+    checkRead(b, off, len);
     if (len == 0) {
       return 0;
     }

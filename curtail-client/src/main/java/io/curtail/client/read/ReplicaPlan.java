@@ -1,10 +1,13 @@
 package io.curtail.client.read;
 
 import io.curtail.client.policy.ReplicaOrder;
+import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.slf4j.Logger;
@@ -143,5 +146,23 @@ final class ReplicaPlan {
   /** Whether the client has read few enough packets since this was made to use it again. */
   boolean fresh(ReadContext ctx) {
     return ctx.packets() - madeAtPacket < ctx.config.thresholdRefreshPackets();
+  }
+
+  /**
+   * Tells {@code observer} the replicas in order, and which are busy at {@code nowNanos} or
+   * demoted.
+   */
+  void tell(BlockObserver observer, long nowNanos) {
+    List<String> order = new ArrayList<>(replicas.length);
+    for (int i = 0; i < replicas.length; i++) {
+      order.add(replicas[i].getXferAddr());
+      if (trackers[i].busy(nowNanos)) {
+        observer.busy(replicas[i].getXferAddr());
+      }
+      if (demoted[i]) {
+        observer.demoted(replicas[i].getXferAddr());
+      }
+    }
+    observer.dataNodes(order);
   }
 }

@@ -19,8 +19,6 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.BlockConstructionStage;
-import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
-import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 import org.apache.hadoop.util.Progressable;
 import org.slf4j.Logger;
@@ -28,8 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Moves one file's packets from its {@link CurtailOutputStream} to DataNodes, block after block,
- * on a thread of its own: allocates blocks ({@link BlockAllocator}), sets up pipelines (each with
- * an {@link AckReader} thread), and mends a pipeline that stopped ({@link PipelineRepair}). A
+ * on a thread of its own: allocates blocks ({@link BlockAllocator}), has their pipelines set up
+ * (each with an {@link AckReader} thread) by its {@link BlockPipeline}, and decides how to mend
+ * a pipeline that stopped ({@link PipelineRepair}). A
  * failed DataNode, or one fail-fast judged slow (paper §4.2), takes one path: stop the pipeline,
  * requeue what is unacknowledged, get a new DataNode, rebuild the partial block on it, bump the
  * generation stamp, resume. States: {@link WriterState}, kept by the {@link WriteQueue}, the one
@@ -39,16 +38,6 @@ import org.slf4j.LoggerFactory;
 final class Streamer {
   private static final Logger LOG = LoggerFactory.getLogger(Streamer.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
-  /**
-   * How long a failed send waits for the ack reader to say why: a DataNode going down for a
-   * restart says so in an ack just before it closes the connection, and a send can fail first.
-   */
-  private static final long SEND_FAILURE_GRACE_MS = 1000;
-  /**
-   * How often a restarting DataNode is tried again (stock: every 4 s); each try costs the
-   * NameNode a generation stamp.
-   */
-  private static final long RESTART_POLL_MS = 1000;
 
   private final WriteContext ctx;
   private final DFSClient client;
@@ -57,26 +46,17 @@ final class Streamer {
   final PipelineRepair repair;
   private final WriteQueue queue;
   private final BlockAllocator allocator;
-  private final String[] favoredNodes;
-  private final boolean lazyPersist;
-  private final Progressable progress;
   private final Packet heartbeat;
   private final Thread thread;
-  /** The current pipeline's ack reader, for {@link #check}; null between pipelines. */
-  private volatile AckReader acks;
+  /** The block being written and its pipeline. */
+  private final BlockPipeline pipe;
   /** Whether the writer has hflushed or hsynced: stock's replacement policy asks. */
   private volatile boolean hflushed;
 
-  // ---- The streamer thread's.
-  private ExtendedBlock block;
-  private Token<BlockTokenIdentifier> token;
   /** The file's replication, as the NameNode set it. */
   final int replication;
-  /** Written by the streamer thread alone; volatile for {@link #replicas}. */
-  private volatile Pipeline.Targets targets;
-  private Pipeline pipeline;
-  private Thread ackThread;
-  private long bytesSent;
+
+  // ---- The streamer thread's.
   private ExtendedBlock previous;
   /** The trace context of the thread that created the stream: blocks' spans are its children. */
   private final Object traceParent = Tracing.currentContext();
@@ -103,9 +83,8 @@ final class Streamer {
     this.queue = new WriteQueue(src, ctx.clock);
     this.allocator = new BlockAllocator(ctx, src, stat.getFileId(), stat.getReplication(),
         favoredNodes, flags);
-    this.favoredNodes = favoredNodes;
-    this.lazyPersist = flags.contains(CreateFlag.LAZY_PERSIST);
-    this.progress = progress;
+    this.pipe = new BlockPipeline(ctx, this, queue, flags.contains(CreateFlag.LAZY_PERSIST),
+        favoredNodes, progress);
     this.heartbeat = Packet.heartbeat(checksum);
     this.thread = new Thread(this::run, "curtail-streamer-" + THREADS.incrementAndGet() + " " + src);
     thread.setDaemon(true);
@@ -122,10 +101,8 @@ final class Streamer {
       String[] favoredNodes, LocatedBlock lastBlock) {
     Streamer s = new Streamer(ctx, src, stat, flags, progress, checksum, favoredNodes);
     if (lastBlock != null && !flags.contains(CreateFlag.NEW_BLOCK)) {
-      s.block = lastBlock.getBlock();
-      s.token = lastBlock.getBlockToken();
-      s.targets = Pipeline.Targets.of(lastBlock);
-      s.bytesSent = s.initialOffset = s.block.getNumBytes();
+      s.pipe.takeUp(lastBlock, lastBlock.getBlock().getNumBytes());
+      s.initialOffset = s.pipe.bytesSent;
       s.queue.blockStarts(s.initialOffset);
       s.appendStage = BlockConstructionStage.PIPELINE_SETUP_APPEND;
       s.appended = true;
@@ -138,13 +115,13 @@ final class Streamer {
 
   // ---- The writer's.
 
-  /** Where the first byte written goes in its block: past the data of a continued block. */
   /** The DataNodes of the current block's pipeline; {@code orElse} before the first block. */
   int replicas(int orElse) {
-    Pipeline.Targets t = targets;
+    Pipeline.Targets t = pipe.targets;
     return t == null ? orElse : t.size();
   }
 
+  /** Where the first byte written goes in its block: past the data of a continued block. */
   long offsetInBlock() {
     return initialOffset;
   }
@@ -172,7 +149,7 @@ final class Streamer {
       throw new InterruptedIOException("interrupted while finishing " + src);
     }
     queue.checkFailure();
-    return block != null ? block : previous; // the stopped thread's: join made them visible
+    return pipe.block != null ? pipe.block : previous; // the stopped thread's: join made them visible
   }
 
   /** Stops at once, dropping whatever is unacknowledged (the writer died or gave up). */
@@ -185,10 +162,7 @@ final class Streamer {
 
   /** For the client's periodic check: judges the pipeline even if it stopped acking. */
   void check(long[] scratch, List<LatencyStats> stats) {
-    AckReader r = acks;
-    if (r != null) {
-      r.check(scratch, stats);
-    }
+    pipe.check(scratch, stats);
   }
 
   // ---- The streamer thread.
@@ -215,7 +189,7 @@ final class Streamer {
       observer = BlockObserver.NONE;
       abandonEmptyBlock();
     } finally {
-      stopPipeline();
+      pipe.stop();
       queue.streamerStopped(finished);
     }
   }
@@ -241,19 +215,19 @@ final class Streamer {
 
   private void step(Packet p) throws IOException {
     if (p == heartbeat) {
-      sendOnPipeline(p);
+      pipe.send(p);
       return;
     }
-    if (pipeline == null) {
-      if (block == null) {
+    if (!pipe.open()) {
+      if (pipe.block == null) {
         startBlock();
       } else {
         boolean appending = appendStage != null;
         long began = ctx.clock.nanoTime();
-        Pipeline.Targets t = targets;
+        Pipeline.Targets t = pipe.targets;
         if (appending && repair.replacementRequired(t, true, false)) {
           // The block lost replicas before this append: stock's policy wants one more first.
-          t = repair.restore(t, t, acknowledged(), true, false);
+          t = repair.restore(t, t, pipe.acknowledged(), true, false);
         }
         reopen(t, appending ? appendStage
             : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
@@ -267,24 +241,11 @@ final class Streamer {
     long end = p.end();
     boolean last = p.lastInBlock;
     queue.markSent(p);
-    sendOnPipeline(p);
-    bytesSent = Math.max(bytesSent, end);
+    pipe.send(p);
+    pipe.bytesSent = Math.max(pipe.bytesSent, end);
     if (last) {
       queue.awaitAllAcked();
       endBlock();
-    }
-  }
-
-  private void sendOnPipeline(Packet p) throws PipelineFailure {
-    try {
-      pipeline.send(p);
-    } catch (IOException e) {
-      try {
-        ackThread.join(SEND_FAILURE_GRACE_MS); // it may yet read why (a restart, see there)
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      throw queue.sendFailed(e, targets);
     }
   }
 
@@ -295,21 +256,17 @@ final class Streamer {
     int retries = client.getConf().getNumBlockWriteRetry();
     long began = ctx.clock.nanoTime(); // the block's time includes its allocation and set-up
     for (int attempt = 0; ; attempt++) {
-      LocatedBlock located = allocator.allocate(previous, repair.failed.current());
-      block = located.getBlock();
-      token = located.getBlockToken();
-      targets = Pipeline.Targets.of(located);
+      pipe.takeUp(allocator.allocate(previous, repair.failed.current()), 0);
       queue.blockStarts(0);
-      bytesSent = 0;
       repair.blockStarted();
       try {
-        startPipeline(createPipeline());
+        pipe.create();
         ctx.blocks.increment();
         observe(0, began);
         return;
       } catch (Pipeline.SetupException e) {
-        DatanodeInfo bad = targets.nodes[e.badIndex];
-        LOG.info("Abandoning block={} file={} datanode={} reason={}", block, src, bad,
+        DatanodeInfo bad = pipe.targets.nodes[e.badIndex];
+        LOG.info("Abandoning block={} file={} datanode={} reason={}", pipe.block, src, bad,
             e.getMessage());
         repair.failed.add(bad);
         abandonEmptyBlock();
@@ -322,60 +279,20 @@ final class Streamer {
   }
 
   /**
-   * Sets up the new block's pipeline. A DataNode that fails the setup (one dead but still listed
-   * by the NameNode, say) is dropped, and the block set up again on the others under a new
-   * generation stamp while they are at least {@code min-replication} (see
-   * {@link ReplaceOnFailure}), as Hadoop 3.4 clients do: the DataNodes drop what the failed try
-   * left. Otherwise the {@link Pipeline.SetupException} names, in {@link #targets}, the DataNode
-   * to blame, and the caller gives the block back for another.
-   */
-  private Pipeline createPipeline() throws IOException {
-    ExtendedBlock allocated = block;
-    while (true) {
-      try {
-        Pipeline p = Pipeline.open(ctx.sockets, client, targets, block, token,
-            BlockConstructionStage.PIPELINE_SETUP_CREATE, 0, 0, block.getGenerationStamp(),
-            layout.checksum, lazyPersist, targets.pinned(favoredNodes));
-        if (block != allocated) {
-          try {
-            ctx.namenode.updatePipeline(client.getClientName(), allocated, block, targets.nodes,
-                targets.storageIds);
-          } catch (IOException e) {
-            p.abort();
-            throw e;
-          }
-        }
-        return p;
-      } catch (Pipeline.SetupException e) {
-        if (!ctx.replaceOnFailure.createsWith(targets.size() - 1)) {
-          throw e;
-        }
-        LOG.info("Setting block={} file={} up again without datanode={} reason={}", block, src,
-            targets.nodes[e.badIndex], e.getMessage());
-        repair.failed.add(targets.nodes[e.badIndex]);
-        targets = targets.without(e.badIndex);
-        LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block, client.getClientName());
-        block = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(), 0,
-            bumped.getBlock().getGenerationStamp());
-        token = bumped.getBlockToken();
-      }
-    }
-  }
-
-  /**
    * Starts watching the current block, which held {@code bytesBefore} already, from
    * {@code beganNanos}: when its allocation (or, appended to, its pipeline's set-up) began.
    */
   private void observe(long bytesBefore, long beganNanos) {
-    observer = ctx.observe(src, block.getBlockId(), traceParent, beganNanos);
-    observer.dataNodes(Arrays.asList(targets.addresses()));
+    observer = ctx.observe(src, pipe.block.getBlockId(), traceParent, beganNanos);
+    observer.dataNodes(Arrays.asList(pipe.targets.addresses()));
     observedFrom = bytesBefore;
   }
 
   /** The block's end-of-block packet is acknowledged: the replicas are final. */
   private void endBlock() throws IOException {
-    stopPipeline();
-    previous = acknowledged();
+    pipe.stop();
+    previous = pipe.acknowledged();
+    Pipeline.Targets targets = pipe.targets;
     observer.dataNodes(Arrays.asList(targets.addresses())); // the pipeline that finished it
     if (observer != BlockObserver.NONE) {
       BlockSamples.tell(observer, targets, BlockSamples.windows(ctx, targets),
@@ -383,163 +300,52 @@ final class Streamer {
     }
     observer.done(queue.bytesAcked() - observedFrom, ctx.clock.nanoTime());
     observer = BlockObserver.NONE;
-    block = null;
-    targets = null;
+    pipe.clear();
     repair.blockEnded();
     queue.moveTo(WriterState.IDLE);
   }
 
   private void abandonEmptyBlock() {
-    if (block == null || queue.bytesAcked() > 0 || appendStage != null) {
+    if (pipe.block == null || queue.bytesAcked() > 0 || appendStage != null) {
       return;
     }
     try {
-      allocator.abandon(block);
+      allocator.abandon(pipe.block);
     } catch (IOException e) {
-      LOG.warn("Could not abandon block={} file={}", block, src, e);
+      LOG.warn("Could not abandon block={} file={}", pipe.block, src, e);
     }
-    block = null;
+    pipe.dropBlock();
   }
 
-  /** The current block as every DataNode of its pipeline has acknowledged it. */
-  private ExtendedBlock acknowledged() {
-    return new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(), queue.bytesAcked(),
-        block.getGenerationStamp());
-  }
-
-  // ---- Pipelines.
-
-  private void startPipeline(Pipeline p) throws IOException {
-    try {
-      queue.pipelineStarted(p);
-    } catch (IOException broken) {
-      p.abort();
-      throw broken;
-    }
-    pipeline = p;
-    AckReader reader = new AckReader(ctx, this, queue, p, block, progress);
-    ackThread = new Thread(reader, "curtail-acks " + block);
-    ackThread.setDaemon(true);
-    ackThread.start();
-    acks = reader;
-  }
-
-  /** Cuts the pipeline and waits for its ack reader to stop. */
-  private void stopPipeline() {
-    Pipeline p = pipeline;
-    if (p == null) {
-      return;
-    }
-    pipeline = null;
-    acks = null;
-    queue.detachPipeline();
-    p.abort();
-    try {
-      ackThread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    queue.clearStop();
-  }
-
-  /**
-   * Sets up a pipeline to {@code t} for the current block after something changed (see
-   * {@link #openAgain}). A DataNode that fails the setup is dropped (and replaced when possible)
-   * and the setup tried again.
-   */
+  /** {@link BlockPipeline#reopen}, with what stock's replacement policy asks of this writer. */
   private void reopen(Pipeline.Targets t, BlockConstructionStage stage) throws IOException {
-    int maxTries = ctx.maxPipelineRecoveryRetries;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        openAgain(t, stage);
-        return;
-      } catch (Pipeline.SetupException e) {
-        if (attempt >= maxTries || t.size() == 1) {
-          throw new IOException("could not set up a pipeline for " + block + " of " + src
-              + " after " + attempt + " tries: " + e.getMessage(), e);
-        }
-        LOG.warn("Pipeline setup failed file={} block={} pipeline={} dropping={} reason={}", src,
-            block, t, t.nodes[e.badIndex], e.getMessage());
-        repair.failed.add(t.nodes[e.badIndex]);
-        t = repair.restore(t.without(e.badIndex), t, acknowledged(), appended, hflushed);
-        if (stage == BlockConstructionStage.PIPELINE_SETUP_APPEND) {
-          stage = BlockConstructionStage.PIPELINE_SETUP_APPEND_RECOVERY;
-        }
-      }
-    }
-  }
-
-  /**
-   * One try at setting up a pipeline to {@code t} for the current block: a new generation stamp
-   * from the NameNode, the DataNodes told to resume at the acknowledged length, then the
-   * NameNode told the new pipeline.
-   *
-   * @throws Pipeline.SetupException naming the DataNode that failed the setup
-   */
-  private void openAgain(Pipeline.Targets t, BlockConstructionStage stage) throws IOException {
-    LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block, client.getClientName());
-    long newStamp = bumped.getBlock().getGenerationStamp();
-    token = bumped.getBlockToken();
-    long acked = queue.bytesAcked();
-    Pipeline p = Pipeline.open(ctx.sockets, client, t, block, token, stage, acked, bytesSent,
-        newStamp, layout.checksum, lazyPersist, t.pinned(favoredNodes));
-    ExtendedBlock updated = new ExtendedBlock(block.getBlockPoolId(), block.getBlockId(),
-        acked, newStamp);
-    try {
-      ctx.reached(RepairHook.Step.PIPELINE_OPENED, src, t.addresses());
-      ctx.namenode.updatePipeline(client.getClientName(), block, updated, t.nodes,
-          t.storageIds);
-    } catch (IOException e) {
-      p.abort();
-      throw e;
-    }
-    block = updated;
-    targets = t;
-    startPipeline(p);
-    ctx.reached(RepairHook.Step.STREAMING_RESUMED, src, t.addresses());
-  }
-
-  /**
-   * Makes {@code survivors} of a cut pipeline stop acknowledging before one of them is copied to
-   * a newcomer, by setting them up as a pipeline of their own for recovery and closing it unused:
-   * each DataNode then stops the writer still finishing the old pipeline's packets (stock
-   * DataNodes do on {@code recoverRbw}). Otherwise a survivor could acknowledge packets that were
-   * on their way at the cut after the copy was taken, show readers more than the newcomer holds,
-   * and a tailing reader would see the visible length go back once the NameNode lists the
-   * newcomer. It costs a generation stamp and a pipeline set up; one that fails is left to the
-   * setup that follows, which drops whoever failed.
-   */
-  private void freeze(Pipeline.Targets survivors) throws IOException {
-    LocatedBlock bumped = ctx.namenode.updateBlockForPipeline(block, client.getClientName());
-    try {
-      Pipeline.open(ctx.sockets, client, survivors, block, bumped.getBlockToken(),
-          BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY, queue.bytesAcked(),
-          bytesSent, bumped.getBlock().getGenerationStamp(), layout.checksum, lazyPersist,
-          survivors.pinned(favoredNodes)).close();
-    } catch (Pipeline.SetupException e) {
-      LOG.info("Could not stop the survivors file={} block={} pipeline={} reason={}", src, block,
-          survivors, e.getMessage());
-    }
+    pipe.reopen(t, stage, appended, hflushed);
   }
 
   /**
    * Recovers from a failed pipeline: unacknowledged packets go back to the queue, the DataNode
    * to blame (the first if none can be) is dropped and replaced, and the pipeline set up again.
+   * A lone DataNode that said it is restarting is waited for ({@link BlockPipeline#awaitRestart}).
    */
   private void recover(PipelineFailure f) throws IOException {
-    stopPipeline();
+    pipe.stop();
     queue.moveTo(WriterState.RECOVERING);
     boolean closing = queue.requeueInFlight();
     ctx.recoveries.increment();
     ClientMetrics.JVM.pipelineRecoveries.increment();
     long acked = queue.bytesAcked();
-    repair.recovering(block, acked, f);
+    repair.recovering(pipe.block, acked, f);
+    Pipeline.Targets targets = pipe.targets;
     if (f.restarting && targets.size() == 1) {
-      awaitRestart(f, closing);
+      pipe.awaitRestart(f, closing ? BlockConstructionStage.PIPELINE_CLOSE_RECOVERY
+          : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
+      if (closing) {
+        endRecovered();
+      }
       return;
     }
     int bad = Math.max(0, f.badIndex);
-    LOG.warn("Recovering file={} block={} without datanode={} reason={}", src, block,
+    LOG.warn("Recovering file={} block={} without datanode={} reason={}", src, pipe.block,
         targets.nodes[bad], f.getMessage());
     repair.failed.add(targets.nodes[bad]);
     observer.replaced(bad, targets.nodes[bad].getXferAddr(), "", "failed",
@@ -547,15 +353,14 @@ final class Streamer {
     if (acked == 0 && appendStage == null && !closing) {
       // Nothing on disk to keep: a fresh block is simpler than a recovered one.
       abandonEmptyBlock();
-      if (block == null) {
-        bytesSent = 0;
-        targets = null;
+      if (pipe.block == null) {
+        pipe.clear();
         queue.moveTo(WriterState.IDLE);
         return;
       }
     }
     if (targets.size() == 1) {
-      throw new IOException("all DataNodes of the pipeline for " + block + " of " + src
+      throw new IOException("all DataNodes of the pipeline for " + pipe.block + " of " + src
           + " failed; last: " + f.getMessage(), f);
     }
     Pipeline.Targets survivors = targets.without(bad);
@@ -563,42 +368,9 @@ final class Streamer {
       closeRecovered(survivors); // the block is complete on the survivors
       return;
     }
-    freeze(survivors); // one of them is about to be copied to a newcomer
-    reopen(repair.restore(survivors, targets, acknowledged(), appended, hflushed),
+    pipe.freeze(survivors); // one of them is about to be copied to a newcomer
+    reopen(repair.restore(survivors, targets, pipe.acknowledged(), appended, hflushed),
         BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
-  }
-
-  /**
-   * Waits for the one DataNode of the pipeline, which said it is restarting (a rolling upgrade),
-   * to come back on its ports with its replica, for at most
-   * {@code dfs.client.datanode-restart.timeout}, and sets the pipeline up on it again: no other
-   * DataNode holds the block to rebuild it from. Stock clients wait likewise; they also wait for
-   * a restarting DataNode on the client's own host, which Curtail replaces like one that failed
-   * (a rebuild takes milliseconds, a restart seconds).
-   */
-  private void awaitRestart(PipelineFailure f, boolean closing) throws IOException {
-    long timeoutMs = client.getConf().getDatanodeRestartTimeout();
-    long deadline = ctx.clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    LOG.info("Waiting for restarting datanode={} file={} block={} timeoutMs={}", targets.nodes[0],
-        src, block, timeoutMs);
-    while (true) {
-      WriteContext.sleep(RESTART_POLL_MS);
-      try {
-        openAgain(targets, closing ? BlockConstructionStage.PIPELINE_CLOSE_RECOVERY
-            : BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);
-        break;
-      } catch (Pipeline.SetupException e) {
-        if (ctx.clock.nanoTime() - deadline >= 0) {
-          throw new IOException(targets.nodes[0] + " did not come back within " + timeoutMs
-              + " ms of saying it was restarting, and holds the only replica of " + block
-              + " of " + src + ": " + e.getMessage(), f);
-        }
-      }
-    }
-    LOG.info("Restarted datanode={} resumes file={} block={}", targets.nodes[0], src, block);
-    if (closing) {
-      endRecovered();
-    }
   }
 
   /**
@@ -613,25 +385,25 @@ final class Streamer {
 
   /** Ends a block whose replicas a close-recovery setup just finalised. */
   private void endRecovered() throws IOException {
-    stopPipeline();
+    pipe.stop();
     queue.blockEndDone();
     endBlock();
   }
 
   /** Replaces the DataNode fail-fast judged slow, or keeps the pipeline if that fails. */
   private void replaceSlow(PipelineFailure stop) throws IOException {
-    stopPipeline();
+    pipe.stop();
     queue.moveTo(WriterState.REPLACING);
-    Pipeline.Targets before = targets;
+    Pipeline.Targets before = pipe.targets;
     if (queue.requeueInFlight()) {
       closeRecovered(before); // the block's data was all acknowledged meanwhile
       return;
     }
     ctx.reached(RepairHook.Step.REPLACEMENT_DECIDED, src, before.addresses());
     long rebuildStart = ctx.clock.nanoTime();
-    freeze(before.without(stop.failFast.replaceIndex()));
+    pipe.freeze(before.without(stop.failFast.replaceIndex()));
     int abortedBefore = repair.abortedAttempts();
-    Pipeline.Targets next = repair.replaceSlow(stop, before, acknowledged(), layout.packetBytes,
+    Pipeline.Targets next = repair.replaceSlow(stop, before, pipe.acknowledged(), layout.packetBytes,
         layout.packetsLeftInBlock(queue.bytesAcked()));
     observer.rebuilt(ctx.clock.nanoTime() - rebuildStart,
         repair.abortedAttempts() - abortedBefore);
@@ -645,7 +417,7 @@ final class Streamer {
       String evidence = "p95 per DataNode " + stop.stats + ", " + stop.failFast + ", "
           + r.howFound();
       observer.replaced(r.position(), r.replaced(), newcomer, "slow", evidence);
-      LOG.info("Replaced file={} block={} datanode={} with={} evidence={}", src, block,
+      LOG.info("Replaced file={} block={} datanode={} with={} evidence={}", src, pipe.block,
           r.replaced(), newcomer, evidence);
     }
     reopen(next != null ? next : before, BlockConstructionStage.PIPELINE_SETUP_STREAMING_RECOVERY);

@@ -29,33 +29,17 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
     void intercept(DataNodeFaults faults, boolean on);
   }
 
-  private static final class Disk {
-    final DiskFault fault;
-    final DiskModel model;
+  /**
+   * A fault as injected, with what it acts through: a slow disk's queue model, a slow network's
+   * wire, a flapping schedule's start. One reference, swapped whole, so a hook reads both at once.
+   */
+  private static final class Injected<F, S> {
+    final F fault;
+    final S state;
 
-    Disk(DiskFault fault, DiskModel model) {
+    Injected(F fault, S state) {
       this.fault = fault;
-      this.model = model;
-    }
-  }
-
-  private static final class Net {
-    final NetFault fault;
-    final Wire wire;
-
-    Net(NetFault fault, Wire wire) {
-      this.fault = fault;
-      this.wire = wire;
-    }
-  }
-
-  private static final class Schedule {
-    final Flapping flapping;
-    final long startNanos;
-
-    Schedule(Flapping flapping, long startNanos) {
-      this.flapping = flapping;
-      this.startNanos = startNanos;
+      this.state = state;
     }
   }
 
@@ -67,11 +51,11 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
   private final LongAdder delayedForwards = new LongAdder();
   private final LongAdder delayedSends = new LongAdder();
   private final LongAdder starvedSteps = new LongAdder();
-  private volatile Disk disk;
-  private volatile Net net;
+  private volatile Injected<DiskFault, DiskModel> disk;
+  private volatile Injected<NetFault, Wire> net;
   private volatile CpuStarvation cpu;
-  /** When the faults act; null: always. */
-  private volatile Schedule schedule;
+  /** When the faults act (the schedule, and when it started); null: always. */
+  private volatile Injected<Flapping, Long> schedule;
   /** Whether the DataNode's packet reads come through {@link #awaitSend}; under this lock. */
   private boolean readsIntercepted;
   /** Every packet write fails as on a full disk. */
@@ -90,14 +74,14 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   /** Injects {@code fault}, replacing any disk fault this DataNode had. */
   public synchronized void slowDisk(DiskFault fault) {
-    disk = new Disk(fault, fault.newModel(clock.getAsLong()));
+    disk = new Injected<>(fault, fault.newModel(clock.getAsLong()));
     interceptReadsIfSlowed();
     LOG.info("Injected disk fault datanode={} fault={}", dataNode, fault);
   }
 
   /** Injects {@code fault}, replacing any network fault this DataNode had. */
   public synchronized void slowNet(NetFault fault) {
-    net = new Net(fault, fault.newWire());
+    net = new Injected<>(fault, fault.newWire());
     interceptReadsIfSlowed();
     LOG.info("Injected network fault datanode={} fault={}", dataNode, fault);
   }
@@ -114,13 +98,13 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
    * of {@code flapping}, which start now.
    */
   public synchronized void flap(Flapping flapping) {
-    schedule = new Schedule(flapping, clock.getAsLong());
+    schedule = new Injected<>(flapping, clock.getAsLong());
     LOG.info("Flapping datanode={} schedule={}", dataNode, flapping);
   }
 
   /** The injected network fault, or null. */
   public NetFault net() {
-    Net n = net;
+    Injected<NetFault, Wire> n = net;
     return n == null ? null : n.fault;
   }
 
@@ -131,14 +115,14 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   /** The flapping schedule, or null if faults act all the time. */
   public Flapping flapping() {
-    Schedule s = schedule;
-    return s == null ? null : s.flapping;
+    Injected<Flapping, Long> s = schedule;
+    return s == null ? null : s.fault;
   }
 
   /** Routes packet reads through {@link #awaitSend} while any fault slows them, and only then. */
   private void interceptReadsIfSlowed() {
-    Disk d = disk;
-    Net n = net;
+    Injected<DiskFault, DiskModel> d = disk;
+    Injected<NetFault, Wire> n = net;
     boolean slowed = (d != null && d.fault.reads()) || (n != null && n.fault.slowsReads())
         || cpu != null;
     if (slowed != readsIntercepted) {
@@ -149,7 +133,7 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   /** The injected disk fault, or null if the disk is healthy. */
   public DiskFault disk() {
-    Disk d = disk;
+    Injected<DiskFault, DiskModel> d = disk;
     return d == null ? null : d.fault;
   }
 
@@ -193,10 +177,10 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
 
   /** Called by the DataNode's hook for {@code access}: waits for the disk if it is slowed. */
   public void await(DiskFault.Access access) {
-    Disk d = disk;
+    Injected<DiskFault, DiskModel> d = disk;
     if (d != null && d.fault.slows(access) && slowNow()) {
       (access == DiskFault.Access.WRITES ? delayedWrites : delayedReads).increment();
-      sleepUntil(d.model.admit(clock.getAsLong()));
+      sleepUntil(d.state.admit(clock.getAsLong()));
     }
   }
 
@@ -205,10 +189,10 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
    * {@code ip:port}): waits for a slow NIC, or a slow link to that mirror.
    */
   public void awaitForward(String mirror) {
-    Net n = net;
+    Injected<NetFault, Wire> n = net;
     if (n != null && n.fault.slowsForwardingTo(mirror) && slowNow()) {
       delayedForwards.increment();
-      sleepUntil(n.wire.admit(clock.getAsLong(), NetFault.FORWARDED_PACKET_BYTES));
+      sleepUntil(n.state.admit(clock.getAsLong(), NetFault.FORWARDED_PACKET_BYTES));
     }
   }
 
@@ -218,10 +202,10 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
    */
   public void awaitSend(long bytes) {
     await(DiskFault.Access.READS);
-    Net n = net;
+    Injected<NetFault, Wire> n = net;
     if (n != null && n.fault.slowsReads() && slowNow()) {
       delayedSends.increment();
-      sleepUntil(n.wire.admit(clock.getAsLong(), bytes));
+      sleepUntil(n.state.admit(clock.getAsLong(), bytes));
     }
     awaitCpu();
   }
@@ -236,8 +220,8 @@ public final class DataNodeFaults implements DataNodeFaultsMXBean {
   }
 
   private boolean slowNow() {
-    Schedule s = schedule;
-    return s == null || s.flapping.slowAt(s.startNanos, clock.getAsLong());
+    Injected<Flapping, Long> s = schedule;
+    return s == null || s.fault.slowAt(s.state, clock.getAsLong());
   }
 
   private void sleepUntil(long deadlineNanos) {

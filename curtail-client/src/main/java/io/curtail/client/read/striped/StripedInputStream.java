@@ -1,6 +1,6 @@
 package io.curtail.client.read.striped;
 
-import io.curtail.client.stream.PositionalInputStream;
+import io.curtail.client.read.CurtailReadStream;
 import io.curtail.client.stream.HdfsInput;
 import java.io.EOFException;
 import java.io.IOException;
@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Sequential reads are for one thread at a time; positional reads may run from any number.
  */
-public final class StripedInputStream extends PositionalInputStream implements HdfsInput {
+public final class StripedInputStream extends CurtailReadStream implements HdfsInput {
   private static final Logger LOG = LoggerFactory.getLogger(StripedInputStream.class);
 
   private final StripedReads reads;
@@ -50,17 +50,15 @@ public final class StripedInputStream extends PositionalInputStream implements H
   /** The block groups in file order, as last located. */
   private final List<LocatedBlock> groups;
   private final ReadStatistics readStatistics = new ReadStatistics();
-  private final byte[] oneByte = new byte[1];
   private byte[] stripe;
   /** File offset of {@link #stripe}'s first byte, and how many it holds. */
   private long stripeStart = -1;
   private int stripeLength;
   private long pos;
-  private volatile boolean closed;
 
   StripedInputStream(StripedReads reads, DFSClient client, String file, DFSInputStream metadata,
       LocatedBlocks blocks, boolean verifyChecksum, FileSystem.Statistics statistics) {
-    super(file);
+    super(file, client);
     this.reads = reads;
     this.client = client;
     this.metadata = metadata;
@@ -70,15 +68,6 @@ public final class StripedInputStream extends PositionalInputStream implements H
     this.length = metadata.getFileLength();
     this.stripeBytes = (long) policy.getCellSize() * policy.getNumDataUnits();
     this.groups = new ArrayList<>(blocks.getLocatedBlocks());
-  }
-
-  private void checkOpen() throws IOException {
-    if (!client.isClientRunning()) {
-      throw new IOException("Filesystem closed");
-    }
-    if (closed) {
-      throw new IOException("Stream closed");
-    }
   }
 
   /** The block group holding file offset {@code at}. */
@@ -220,17 +209,8 @@ public final class StripedInputStream extends PositionalInputStream implements H
   }
 
   @Override
-  public synchronized int read() throws IOException {
-    int n = read(oneByte, 0, 1);
-    return n < 0 ? -1 : oneByte[0] & 0xff;
-  }
-
-  @Override
   public synchronized int read(byte[] b, int off, int len) throws IOException {
-    checkOpen();
-    if (off < 0 || len < 0 || len > b.length - off) {
-      throw new IndexOutOfBoundsException("off=" + off + " len=" + len + " length=" + b.length);
-    }
+    checkRead(b, off, len);
     if (len == 0) {
       return 0;
     }
