@@ -7,7 +7,6 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
-import io.curtail.client.track.SlowLinks;
 import io.curtail.wire.AckReport;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -52,12 +51,7 @@ final class AckReader implements Runnable {
   private final long[] downstream;
   private final long[] blocked;
   private final long[] links;
-  /** This pipeline's links' times, link i from DataNode i to i + 1 (see {@link #judgeLinks}). */
-  private final LatencyWindow[] linkWindows;
-  /** Each DataNode's own service in this pipeline, links left out: is a link's receiver slow? */
-  private final LatencyWindow[] ownWindows;
-  private final NodeId[] ids;
-  private final boolean[] linkJudged;
+  private final PipelineLinks pipelineLinks;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
 
@@ -76,15 +70,12 @@ final class AckReader implements Runnable {
     this.downstream = new long[n];
     this.blocked = new long[n];
     this.links = new long[n];
-    this.linkWindows = new LatencyWindow[n];
-    this.ownWindows = new LatencyWindow[n];
-    this.ids = new NodeId[n];
-    this.linkJudged = new boolean[n];
+    NodeId[] ids = new NodeId[n];
     for (int i = 0; i < n; i++) {
-      linkWindows[i] = new LatencyWindow();
-      ownWindows[i] = new LatencyWindow();
       ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
     }
+    this.pipelineLinks = new PipelineLinks(ids, ctx.slowness, ctx.runtime.slowLinks(),
+        ctx.config.writeWindowPackets(), ctx.config.slownessPercentile());
   }
 
   @Override
@@ -120,7 +111,7 @@ final class AckReader implements Runnable {
         }
         statsOf(scratch, stats);
         learnWhoIsFast(stats);
-        judgeLinks(stats, now);
+        pipelineLinks.judge(stats, now, attribution);
         if (judge(stats)) {
           return;
         }
@@ -197,48 +188,8 @@ final class AckReader implements Runnable {
       if (samples[i] != WriteAttribution.NO_EVIDENCE) {
         trackers[i].writes().record(samples[i]);
       }
-      if (links[i] != WriteAttribution.NO_EVIDENCE) {
-        linkWindows[i].record(links[i]);
-        ownWindows[i + 1].record(Math.max(0, attribution.ownService(i + 1)));
-      }
     }
-  }
-
-  /**
-   * Judges each link of this pipeline whose time the DataNodes reported, by the one rule of
-   * slowness against the fastest DataNode of the pipeline, votes the verdict into the JVM's
-   * {@link SlowLinks}, and tells the attribution, from the vote, whose each judged link's time
-   * is (a link not judged yet is nobody's).
-   */
-  private void judgeLinks(List<LatencyStats> stats, long now) {
-    long fastest = ctx.slowness.fastestPercentile(stats);
-    SlowLinks slowLinks = ctx.runtime.slowLinks();
-    boolean voted = false;
-    for (int i = 0; i + 1 < trackers.length; i++) {
-      LatencyStats link = linkWindows[i].stats(ctx.config.writeWindowPackets(),
-          ctx.config.slownessPercentile(), scratch);
-      linkJudged[i] = ctx.slowness.judged(link) && fastest != Long.MAX_VALUE;
-      if (!linkJudged[i]) {
-        continue;
-      }
-      voted = true;
-      if (ctx.slowness.slower(link.percentileNanos(), fastest)) {
-        slowLinks.slow(ids[i], ids[i + 1], now);
-      } else {
-        slowLinks.fast(ids[i], ids[i + 1]);
-      }
-    }
-    // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
-    for (int i = 0; voted && i + 1 < trackers.length; i++) {
-      if (linkJudged[i]) {
-        LatencyStats receiver = ownWindows[i + 1].stats(ctx.config.writeWindowPackets(),
-            ctx.config.slownessPercentile(), scratch);
-        boolean receiverSlow = ctx.slowness.judged(receiver)
-            && ctx.slowness.slower(receiver.percentileNanos(), fastest);
-        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], receiverSlow, now)
-            ? WriteAttribution.LinkEnd.SENDER : WriteAttribution.LinkEnd.RECEIVER);
-      }
-    }
+    pipelineLinks.record(links, attribution);
   }
 
   /**
