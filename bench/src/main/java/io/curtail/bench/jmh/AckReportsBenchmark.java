@@ -2,7 +2,6 @@ package io.curtail.bench.jmh;
 
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.policy.WriteAttribution;
-import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.SlowLinks;
 import io.curtail.client.write.PipelineLinks;
@@ -13,7 +12,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -110,9 +108,8 @@ public class AckReportsBenchmark {
   public static class Writer {
     final long[] cycle = new long[128];
     final long[] links = new long[3];
+    final long[] own = {300_000, 400_000, 350_000};
     final WriteAttribution attribution = new WriteAttribution(3);
-    final List<LatencyStats> stats = List.of(LatencyStats.of(100, 2_000_000, 1_000_000),
-        LatencyStats.of(100, 2_500_000, 1_100_000), LatencyStats.of(100, 1_900_000, 900_000));
     PipelineLinks pipeline;
     int next;
 
@@ -125,18 +122,15 @@ public class AckReportsBenchmark {
       int base = random.nextInt(200);
       NodeId[] ids = {NodeId.of("10.0.0." + base + ":9866"),
           NodeId.of("10.0.0." + (base + 1) + ":9866"), NodeId.of("10.0.0." + (base + 2) + ":9866")};
-      pipeline = new PipelineLinks(ids, new Slowness(3, 5_000_000, 20), SLOW_LINKS, 100, 0.95);
-      // One packet through, so that every DataNode's own service is known.
-      attribution.attribute(0, 3_000_000, new long[] {2_000_000, 1_000_000, -1},
-          new long[] {50_000, 50_000, -1}, new long[3], links);
+      pipeline = new PipelineLinks(ids, new Slowness(3, 5_000_000, 20), SLOW_LINKS, 100);
       links[2] = WriteAttribution.NO_EVIDENCE;
     }
 
     PipelineLinks ack(long now) {
       links[0] = cycle[next++ & 127];
       links[1] = cycle[next++ & 127];
-      pipeline.record(links, attribution);
-      pipeline.judge(stats, now, attribution);
+      pipeline.record(links, own);
+      pipeline.judge(now, attribution);
       return pipeline;
     }
   }

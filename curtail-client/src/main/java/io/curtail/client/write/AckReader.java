@@ -51,9 +51,11 @@ final class AckReader implements Runnable {
   private final long[] downstream;
   private final long[] blocked;
   private final long[] links;
+  private final long[] own;
   private final PipelineLinks pipelineLinks;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
+  private final List<LatencyStats> linkStats = new ArrayList<>();
 
   AckReader(WriteContext ctx, Streamer streamer, WriteQueue queue, Pipeline pipeline,
       ExtendedBlock block, Progressable progress) {
@@ -70,12 +72,13 @@ final class AckReader implements Runnable {
     this.downstream = new long[n];
     this.blocked = new long[n];
     this.links = new long[n];
+    this.own = new long[n];
     NodeId[] ids = new NodeId[n];
     for (int i = 0; i < n; i++) {
       ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
     }
     this.pipelineLinks = new PipelineLinks(ids, ctx.slowness, ctx.runtime.slowLinks(),
-        ctx.config.writeWindowPackets(), ctx.config.slownessPercentile());
+        ctx.config.writeWindowPackets());
   }
 
   @Override
@@ -111,8 +114,7 @@ final class AckReader implements Runnable {
         }
         statsOf(scratch, stats);
         learnWhoIsFast(stats);
-        pipelineLinks.judge(stats, now, attribution);
-        if (judge(stats)) {
+        if (judge(stats, -1) || (pipelineLinks.judge(now, attribution) && leaveSlowLink())) {
           return;
         }
       }
@@ -189,7 +191,10 @@ final class AckReader implements Runnable {
         trackers[i].writes().record(samples[i]);
       }
     }
-    pipelineLinks.record(links, attribution);
+    for (int i = 0; i < own.length; i++) {
+      own[i] = attribution.ownService(i);
+    }
+    pipelineLinks.record(links, own);
   }
 
   /**
@@ -209,15 +214,27 @@ final class AckReader implements Runnable {
    */
   void check(long[] scratch, List<LatencyStats> stats) {
     statsOf(scratch, stats);
-    judge(stats);
+    judge(stats, -1);
+  }
+
+  /**
+   * Leaves a slow link whose time is its own (see {@link PipelineLinks}) by replacing an end of
+   * it, if fail-fast finds it pays, weighing the link's time against the DataNodes' own; the end
+   * is healthy, so nothing else avoids it. Returns whether the pipeline is stopped.
+   */
+  private boolean leaveSlowLink() {
+    int end = pipelineLinks.linkToLeave(linkStats);
+    return end >= 0 && judge(linkStats, end);
   }
 
   /**
    * Asks the fail-fast policy about this pipeline, whose DataNodes' statistics are {@code stats},
    * and, when replacing its slowest DataNode pays, stops the pipeline with the decision for the
-   * streamer. Returns whether the pipeline is stopped (by this call or earlier).
+   * streamer. With {@code linkEnd} >= 0, {@code stats} weigh a slow link at that position: only
+   * that end is replaced, and as it is not slow itself, it is not avoided. Returns whether the
+   * pipeline is stopped (by this call or earlier).
    */
-  private boolean judge(List<LatencyStats> stats) {
+  private boolean judge(List<LatencyStats> stats, int linkEnd) {
     Pipeline.Targets t = pipeline.targets;
     if (!ctx.config.writeFailFastEnabled() || t.size() < 2) {
       return false;
@@ -226,7 +243,8 @@ final class AckReader implements Runnable {
     FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.layout.packetBytes,
         streamer.layout.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
     // The clock only once replacing pays: a healthy pipeline's acks never read it.
-    if (!decision.replace() || streamer.repair.noSpare(ctx.clock.nanoTime())) {
+    if (!decision.replace() || (linkEnd >= 0 && decision.replaceIndex() != linkEnd)
+        || streamer.repair.noSpare(ctx.clock.nanoTime())) {
       if (LOG.isDebugEnabled()) { // why a pipeline was kept, for a run that replaced nobody
         LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason={}",
             streamer.src, block, t, stats, acked,
@@ -235,13 +253,17 @@ final class AckReader implements Runnable {
       return false;
     }
     int slow = decision.replaceIndex();
-    if (!queue.stop(pipeline, new PipelineFailure("replacing slow " + t.nodes[slow], decision,
+    String what = linkEnd < 0 ? "slow " + t.nodes[slow]
+        : "the end " + t.nodes[slow] + " of the slow link to " + t.nodes[slow + 1];
+    if (!queue.stop(pipeline, new PipelineFailure("replacing " + what, decision,
         new ArrayList<>(stats), attributedExactly))) {
       return true; // the ack reader and the periodic check may both judge: the first one stops it
     }
-    LOG.info("Fail-fast file={} block={} datanode={} stats={} decision={}", streamer.src, block,
-        t.nodes[slow], stats.get(slow), decision);
-    ctx.runtime.slowNodes().avoid(t.nodes[slow]); // new blocks avoid it, replaced or not
+    LOG.info("Fail-fast file={} block={} datanode={} link={} stats={} decision={}", streamer.src,
+        block, t.nodes[slow], linkEnd < 0 ? "-" : t.nodes[slow + 1], stats.get(slow), decision);
+    if (linkEnd < 0) {
+      ctx.runtime.slowNodes().avoid(t.nodes[slow]); // new blocks avoid it, replaced or not
+    }
     pipeline.abort();
     return true;
   }

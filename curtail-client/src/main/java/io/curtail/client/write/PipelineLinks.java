@@ -10,33 +10,59 @@ import java.util.List;
 
 /**
  * One pipeline's links between DataNodes, link i from DataNode i to i + 1: their times and each
- * DataNode's own service, recorded per ack, judged by the one rule of slowness, voted into the
- * JVM's {@link SlowLinks}, and the vote handed to the attribution. The ack reader's own: not
- * thread-safe. Public for the microbenchmark of the per-ack cost ({@code AckReportsBenchmark}).
+ * DataNode's own service, recorded per ack; every {@link #JUDGE_EVERY} acks judged by the one rule
+ * of slowness, voted into the JVM's {@link SlowLinks}, and the vote handed to the attribution.
+ *
+ * <p>Per ack ({@link #record}) nothing but wait-free window records: no lock, no statistics, no
+ * allocation. A slow link or NIC holds every packet, so a verdict a few packets late costs a few
+ * packets' wait; judging every ack cost as much as a CRC32C of the packet, and took the JVM-wide
+ * lock every writer shares.
+ *
+ * <p>Links and own service are judged on their <em>medians</em>, against the fastest DataNode's
+ * own median in this pipeline: a slow link delays nearly every forward, while on a loaded machine
+ * scheduling stalls inflate every DataNode's tail alike (their p95 rose to 15-60 ms on this
+ * project's 2-core CI, burying a 20 ms link). Whether a pipeline is slow enough to pay for a
+ * replacement stays fail-fast's question; this only says which thing is slow.
+ *
+ * <p>A slow link whose time the vote gives to an end (the common end of several slow links, or a
+ * receiver slow itself) goes into that DataNode's samples, where fail-fast judges it. One that is
+ * the link's own goes into nobody's: neither healthy end's window fills with it, and the pipeline
+ * leaves the link itself ({@link #linkToLeave}). When the vote changes, the link's time stops
+ * going where it went.
+ *
+ * <p>The ack reader's own: not thread-safe. Public for the microbenchmark of its per-ack cost
+ * ({@code AckReportsBenchmark}).
  */
 public final class PipelineLinks {
+  /** Acks between two judgements: the most a verdict is late, in packets. */
+  public static final int JUDGE_EVERY = 8;
+  private static final double MEDIAN = 0.5;
+
   private final NodeId[] ids;
   private final Slowness slowness;
   private final SlowLinks slowLinks;
   private final int window;
-  private final double percentile;
   private final LatencyWindow[] linkWindows;
-  /** Each DataNode's own service in this pipeline, links left out: is a link's receiver slow? */
+  /** Each DataNode's own service in this pipeline, links left out. */
   private final LatencyWindow[] ownWindows;
-  private final boolean[] linkJudged;
+  private final LatencyStats[] own;
+  /** The vote on each link at the last judgement; null where not judged or not slow. */
+  private final SlowLinks.Whose[] whose;
+  private final LatencyStats[] linkStats;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
+  private int acks;
 
-  public PipelineLinks(NodeId[] ids, Slowness slowness, SlowLinks slowLinks, int window,
-      double percentile) {
+  public PipelineLinks(NodeId[] ids, Slowness slowness, SlowLinks slowLinks, int window) {
     this.ids = ids.clone();
     this.slowness = slowness;
     this.slowLinks = slowLinks;
     this.window = window;
-    this.percentile = percentile;
     int n = ids.length;
     this.linkWindows = new LatencyWindow[n];
     this.ownWindows = new LatencyWindow[n];
-    this.linkJudged = new boolean[n];
+    this.own = new LatencyStats[n];
+    this.whose = new SlowLinks.Whose[n];
+    this.linkStats = new LatencyStats[n];
     for (int i = 0; i < n; i++) {
       linkWindows[i] = new LatencyWindow();
       ownWindows[i] = new LatencyWindow();
@@ -44,49 +70,86 @@ public final class PipelineLinks {
   }
 
   /**
-   * Records one ack's link times ({@code links[i]}, or {@link WriteAttribution#NO_EVIDENCE}) and
-   * the own service of each link's receiver, as the attribution told them apart.
+   * Records one ack's link times ({@code links[i]}, from DataNode i to i + 1) and each DataNode's
+   * own service ({@code own[i]}, links left out), where the attribution told them apart, else
+   * {@link WriteAttribution#NO_EVIDENCE}.
    */
-  public void record(long[] links, WriteAttribution attribution) {
-    for (int i = 0; i < links.length; i++) {
+  public void record(long[] links, long[] own) {
+    for (int i = 0; i < ids.length; i++) {
+      if (own[i] != WriteAttribution.NO_EVIDENCE) {
+        ownWindows[i].record(own[i]);
+      }
       if (links[i] != WriteAttribution.NO_EVIDENCE) {
         linkWindows[i].record(links[i]);
-        ownWindows[i + 1].record(Math.max(0, attribution.ownService(i + 1)));
       }
     }
   }
 
   /**
-   * Judges each link whose time the DataNodes reported, by the one rule of slowness against the
-   * fastest DataNode of the pipeline ({@code stats}), votes the verdict into the JVM's
-   * {@link SlowLinks}, and tells the attribution, from the vote, whose each judged link's time is
-   * (a link not judged yet is nobody's).
+   * On every {@link #JUDGE_EVERY}th call, judges each link whose time the DataNodes reported,
+   * votes the verdicts into the JVM's {@link SlowLinks}, and tells the attribution whose each
+   * link's time is from now on. Returns whether it judged.
    */
-  public void judge(List<LatencyStats> stats, long now, WriteAttribution attribution) {
-    long fastest = slowness.fastestPercentile(stats);
-    boolean voted = false;
-    for (int i = 0; i + 1 < ids.length; i++) {
-      LatencyStats link = linkWindows[i].stats(window, percentile, scratch);
-      linkJudged[i] = slowness.judged(link) && fastest != Long.MAX_VALUE;
-      if (!linkJudged[i]) {
+  public boolean judge(long now, WriteAttribution attribution) {
+    if (++acks % JUDGE_EVERY != 0) {
+      return false;
+    }
+    long fastest = Long.MAX_VALUE;
+    for (int i = 0; i < ids.length; i++) {
+      own[i] = ownWindows[i].stats(window, MEDIAN, scratch);
+      if (slowness.judged(own[i])) {
+        fastest = Math.min(fastest, own[i].percentileNanos());
+      }
+    }
+    boolean anySlow = false;
+    // From the last link back: a DataNode blocked forwarding reads nothing meanwhile, so the link
+    // into it blocks too; that back-pressure is the slow link's, not a second slow link.
+    for (int i = ids.length - 2; i >= 0; i--) {
+      linkStats[i] = linkWindows[i].stats(window, MEDIAN, scratch);
+      whose[i] = null;
+      if (!slowness.judged(linkStats[i]) || fastest == Long.MAX_VALUE
+          || whose[i + 1] != null) {
         continue;
       }
-      voted = true;
-      if (slowness.slower(link.percentileNanos(), fastest)) {
+      if (slowness.slower(linkStats[i].percentileNanos(), fastest)) {
         slowLinks.slow(ids[i], ids[i + 1], now);
+        whose[i] = SlowLinks.Whose.LINK;
+        anySlow = true;
       } else {
         slowLinks.fast(ids[i], ids[i + 1]);
       }
     }
     // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
-    for (int i = 0; voted && i + 1 < ids.length; i++) {
-      if (linkJudged[i]) {
-        LatencyStats receiver = ownWindows[i + 1].stats(window, percentile, scratch);
-        boolean receiverSlow = slowness.judged(receiver)
-            && slowness.slower(receiver.percentileNanos(), fastest);
-        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], receiverSlow, now)
-            ? WriteAttribution.LinkEnd.SENDER : WriteAttribution.LinkEnd.RECEIVER);
+    for (int i = 0; i + 1 < ids.length; i++) {
+      if (anySlow && whose[i] != null) {
+        boolean receiverSlow = slowness.judged(own[i + 1])
+            && slowness.slower(own[i + 1].percentileNanos(), fastest);
+        whose[i] = slowLinks.whose(ids[i], ids[i + 1], receiverSlow, now);
+      }
+      attribution.blameLink(i, whose[i] == SlowLinks.Whose.SENDER ? WriteAttribution.LinkEnd.SENDER
+          : whose[i] == SlowLinks.Whose.RECEIVER ? WriteAttribution.LinkEnd.RECEIVER
+          : WriteAttribution.LinkEnd.NOBODY);
+    }
+    return true;
+  }
+
+  /**
+   * The pipeline position to replace to leave a slow link whose time, at the last judgement, was
+   * the link's own (its sender: either end leaves the link, and the sender is where a shaped
+   * interface is), or -1 if none. {@code out} is given each DataNode's own median service and,
+   * at that position, the link's, for fail-fast to weigh the replacement.
+   */
+  public int linkToLeave(List<LatencyStats> out) {
+    for (int i = 0; i + 1 < ids.length; i++) {
+      if (whose[i] == SlowLinks.Whose.LINK) {
+        out.clear();
+        for (int j = 0; j < ids.length; j++) {
+          out.add(j == i ? linkStats[i] : own[j]);
+        }
+        return i;
       }
     }
+    return -1;
   }
+
 }
