@@ -114,7 +114,9 @@ final class AckReader implements Runnable {
         }
         statsOf(scratch, stats);
         learnWhoIsFast(stats);
-        if (judge(stats, -1) || (pipelineLinks.judge(now, attribution) && leaveSlowLink())) {
+        // Links first: downstream of a slow link a DataNode idles between packets, and its
+        // samples then carry the ack's whole way back, a loaded machine's noise.
+        if ((pipelineLinks.judge(now, attribution) && leaveSlowLink()) || judge(stats, -1)) {
           return;
         }
       }

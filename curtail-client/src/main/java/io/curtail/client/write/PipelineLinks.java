@@ -10,8 +10,9 @@ import java.util.List;
 
 /**
  * One pipeline's links between DataNodes, link i from DataNode i to i + 1: their times and each
- * DataNode's own service, recorded per ack; every {@link #JUDGE_EVERY} acks judged by the one rule
- * of slowness, voted into the JVM's {@link SlowLinks}, and the vote handed to the attribution.
+ * DataNode's own service, recorded per ack; judged by the one rule of slowness (on every ack until
+ * there are enough samples, then every {@link #JUDGE_EVERY}), voted into the JVM's
+ * {@link SlowLinks}, and the vote handed to the attribution.
  *
  * <p>Per ack ({@link #record}) nothing but wait-free window records: no lock, no statistics, no
  * allocation. A slow link or NIC holds every packet, so a verdict a few packets late costs a few
@@ -86,12 +87,14 @@ public final class PipelineLinks {
   }
 
   /**
-   * On every {@link #JUDGE_EVERY}th call, judges each link whose time the DataNodes reported,
+   * On each of the first calls, until the windows can hold enough samples to judge, then on every
+   * {@link #JUDGE_EVERY}th, judges each link whose time the DataNodes reported,
    * votes the verdicts into the JVM's {@link SlowLinks}, and tells the attribution whose each
    * link's time is from now on. Returns whether it judged.
    */
   public boolean judge(long now, WriteAttribution attribution) {
-    if (++acks % JUDGE_EVERY != 0) {
+    // Every ack until the first verdict is possible, so that it comes as early as any other.
+    if (++acks > slowness.minSamples() && acks % JUDGE_EVERY != 0) {
       return false;
     }
     long fastest = Long.MAX_VALUE;

@@ -13,8 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * One pipeline A -> B -> C's links judged from the times its acks carry, every eighth ack, on
- * medians: which link is slow, and whose its time is. Times in microseconds, made nanoseconds.
+ * One pipeline A -> B -> C's links judged from the times its acks carry, on medians: which link
+ * is slow, and whose its time is. Times in microseconds, made nanoseconds.
  */
 class PipelineLinksTest {
   private static final long US = 1_000;
@@ -48,14 +48,19 @@ class PipelineLinksTest {
 
   @Test
   void aLoneSlowLinkIsLeftAtItsSenderOnceJudgedAndNeitherEndIsBlamed() {
-    assertEquals(2, acks(16, 300, 30, 20_000), "judged on the 8th and 16th acks only");
-    assertEquals(-1, links.linkToLeave(leave), "16 samples: not judged yet");
+    assertEquals(19, acks(19, 300, 30, 20_000), "judged on every ack while there are too few");
+    assertEquals(-1, links.linkToLeave(leave), "19 samples: not judged yet");
     assertEquals("SlowLinks[]", jvm.toString());
-    assertEquals(1, acks(8, 300, 30, 20_000));
+    assertEquals(1, acks(1, 300, 30, 20_000), "the 20th");
     assertEquals(1, links.linkToLeave(leave), "B, the sender of B -> C, leaves it");
     assertEquals(20_000 * US, leave.get(1).percentileNanos(), "weighed by the link's median");
     assertEquals(300 * US, leave.get(0).percentileNanos(), "A's median, its stalls aside");
     assertEquals("SlowLinks[b:1->c:1]", jvm.toString());
+  }
+
+  @Test
+  void onceThereAreEnoughSamplesOnlyEveryEighthAckIsJudged() {
+    assertEquals(20 + 2, acks(20 + 16, 300, 30, 40));
   }
 
   @Test
