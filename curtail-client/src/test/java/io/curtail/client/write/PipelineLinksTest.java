@@ -29,6 +29,7 @@ class PipelineLinksTest {
       new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
   private final WriteAttribution attribution = new WriteAttribution(3);
   private final List<LatencyStats> leave = new ArrayList<>();
+  private int packets;
 
   /**
    * Feeds {@code acks} acks: A and C serve in 300 us; B in {@code bUs}, with a stall of 40 ms on
@@ -36,11 +37,16 @@ class PipelineLinksTest {
    * Returns how many of them judged.
    */
   private int acks(int acks, long bUs, long abUs, long bcUs) {
+    return acks(acks, bUs, abUs, bcUs, 300);
+  }
+
+  /** As above, with C serving in {@code cUs}. */
+  private int acks(int acks, long bUs, long abUs, long bcUs, long cUs) {
     int judged = 0;
     for (int k = 0; k < acks; k++) {
       long stall = k % 10 == 9 ? 40_000 * US : 0;
       links.record(new long[] {abUs * US, bcUs * US, NONE},
-          new long[] {300 * US + stall, bUs * US, 300 * US});
+          new long[] {300 * US + stall, bUs * US, cUs * US});
       judged += links.judge(k, attribution) ? 1 : 0;
     }
     return judged;
@@ -89,6 +95,32 @@ class PipelineLinksTest {
     attribution.attribute(0, 30_000 * US, new long[] {29_000 * US, 10_000 * US, NONE},
         new long[] {9_000 * US, 30 * US, NONE}, samples, new long[3]);
     assertTrue(samples[1] >= 9_000 * US, "A -> B's time went to B: " + samples[1]);
+  }
+
+  @Test
+  void whenTheVoteChangesTheLinksTimeStopsGoingWhereItWent() {
+    // C's disk is slow (10 ms a packet), so B's forwards into it block: C's, by the vote.
+    acks(24, 300, 30, 9_000, 10_000);
+    assertEquals(9_000 * US + 10_000 * US, lastSamples(9_000, 10_000)[2], "C: its own and the link's");
+    // C's disk heals, the link stays slow: the link's own now, in neither B's window nor C's.
+    acks(80, 300, 30, 9_000, 300);
+    long[] samples = lastSamples(9_000, 300);
+    assertEquals(300 * US, samples[2], "C: its own service only");
+    assertTrue(samples[1] < 9_000 * US, "B: not the link's time either: " + samples[1]);
+    assertEquals(1, links.linkToLeave(leave));
+  }
+
+  /**
+   * Each DataNode's sample of one more packet through the attribution, given the vote so far: B
+   * blocked {@code bcUs} forwarding to C, which then took {@code cUs}; A and B 300 us each.
+   */
+  private long[] lastSamples(long bcUs, long cUs) {
+    long[] samples = new long[3];
+    long t = 1_000_000_000L + 1_000_000_000L * ++packets; // well after the last packet left
+    long ack = t + (300 + 300 + bcUs + cUs) * US;
+    attribution.attribute(t, ack, new long[] {(300 + bcUs + cUs) * US, (bcUs + cUs) * US, NONE},
+        new long[] {0, bcUs * US, NONE}, samples, new long[3]);
+    return samples;
   }
 
   @Test
