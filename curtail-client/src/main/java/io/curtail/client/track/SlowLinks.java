@@ -12,18 +12,20 @@ import java.util.Objects;
  * DataNode. Network-fault localisers blame by the same kind of vote across flows (007, NSDI '18;
  * NetBouncer, NSDI '19).
  *
- * <p>The rule ({@link #blameSender}), for a slow link A→B: a receiver whose own service is slow
- * too (its disk, its CPU) holds the packets back itself, and the link's slowness is its
+ * <p>The rule ({@link #whose}), for a slow link A→B: a receiver whose own service is slow too
+ * (its disk, its CPU) holds the packets back itself, and the link's slowness is its
  * back-pressure: B's. Otherwise the end that has slow links to more other DataNodes is the
  * common end: B when every link into it is slow, A when every link out of it is (a NIC slow
  * sending, what a shaped interface does). With no vote either way (one slow link, or the first
- * pipeline to meet a fault), the sender: of two healthy-looking ends, the one whose outbound
- * traffic is what is slow, and an end of the slow link in any case. Whether a link or a
- * DataNode is slow is not decided here: the caller judges both by the one rule of slowness and
- * reports links ({@link #slow}, {@link #fast}).
+ * pipeline to meet a fault), the link's own: neither end is known to be slow, and a pipeline
+ * leaves the link without blaming either. Whether a link or a DataNode is slow is not decided
+ * here: the caller judges both by the one rule of slowness and reports links ({@link #slow},
+ * {@link #fast}).
  *
- * <p>Bounded: a link not found slow again within the memory is forgotten, and at most
- * {@code maxLinks} are kept (the most recent). Times are passed in. Thread-safe.
+ * <p>Only current knowledge votes: a link not found slow again within the memory is forgotten,
+ * on every call, and one found fast at once; at most {@code maxLinks} are kept (the most
+ * recent). Times are passed in. Thread-safe: callers take the lock once per judgement of a
+ * pipeline, not per ack.
  */
 public final class SlowLinks {
   private final long memoryNanos;
@@ -44,8 +46,19 @@ public final class SlowLinks {
     this.maxLinks = maxLinks;
   }
 
+  /** Whose a slow link's time is. */
+  public enum Whose {
+    /** The sender's: the common end of slow links out of it. */
+    SENDER,
+    /** The receiver's: slow itself, or the common end of slow links into it. */
+    RECEIVER,
+    /** The link's own: neither end is known to be slow. */
+    LINK
+  }
+
   /** The link from {@code from} to {@code to} was found slow at {@code now}. */
   public synchronized void slow(NodeId from, NodeId to, long now) {
+    forgetBefore(now - memoryNanos);
     Link link = new Link(from, to);
     lastSlow.remove(link);
     lastSlow.put(link, now);
@@ -60,16 +73,17 @@ public final class SlowLinks {
   }
 
   /**
-   * Whether the time of the slow link from {@code from} to {@code to} is its sender's (see
-   * above), given whether the receiver's own service is slow.
+   * Whose the time of the slow link from {@code from} to {@code to} is (see above), given whether
+   * the receiver's own service is slow.
    */
-  public synchronized boolean blameSender(NodeId from, NodeId to, boolean receiverSlow,
-      long now) {
+  public synchronized Whose whose(NodeId from, NodeId to, boolean receiverSlow, long now) {
     if (receiverSlow) {
-      return false;
+      return Whose.RECEIVER;
     }
     forgetBefore(now - memoryNanos);
-    return partners(from, to) >= partners(to, from);
+    int sender = partners(from, to);
+    int receiver = partners(to, from);
+    return sender > receiver ? Whose.SENDER : receiver > sender ? Whose.RECEIVER : Whose.LINK;
   }
 
   /** The DataNodes other than {@code except} that {@code node} has a slow link with. */

@@ -7,7 +7,6 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
-import io.curtail.client.track.SlowLinks;
 import io.curtail.wire.AckReport;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -52,14 +51,11 @@ final class AckReader implements Runnable {
   private final long[] downstream;
   private final long[] blocked;
   private final long[] links;
-  /** This pipeline's links' times, link i from DataNode i to i + 1 (see {@link #judgeLinks}). */
-  private final LatencyWindow[] linkWindows;
-  /** Each DataNode's own service in this pipeline, links left out: is a link's receiver slow? */
-  private final LatencyWindow[] ownWindows;
-  private final NodeId[] ids;
-  private final boolean[] linkJudged;
+  private final long[] own;
+  private final PipelineLinks pipelineLinks;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
+  private final List<LatencyStats> linkStats = new ArrayList<>();
 
   AckReader(WriteContext ctx, Streamer streamer, WriteQueue queue, Pipeline pipeline,
       ExtendedBlock block, Progressable progress) {
@@ -76,15 +72,13 @@ final class AckReader implements Runnable {
     this.downstream = new long[n];
     this.blocked = new long[n];
     this.links = new long[n];
-    this.linkWindows = new LatencyWindow[n];
-    this.ownWindows = new LatencyWindow[n];
-    this.ids = new NodeId[n];
-    this.linkJudged = new boolean[n];
+    this.own = new long[n];
+    NodeId[] ids = new NodeId[n];
     for (int i = 0; i < n; i++) {
-      linkWindows[i] = new LatencyWindow();
-      ownWindows[i] = new LatencyWindow();
       ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
     }
+    this.pipelineLinks = new PipelineLinks(ids, ctx.slowness, ctx.runtime.slowLinks(),
+        ctx.config.writeWindowPackets());
   }
 
   @Override
@@ -120,8 +114,9 @@ final class AckReader implements Runnable {
         }
         statsOf(scratch, stats);
         learnWhoIsFast(stats);
-        judgeLinks(stats, now);
-        if (judge(stats)) {
+        // Links first: downstream of a slow link a DataNode idles between packets, and its
+        // samples then carry the ack's whole way back, a loaded machine's noise.
+        if ((pipelineLinks.judge(now, attribution) && leaveSlowLink()) || judge(stats, -1)) {
           return;
         }
       }
@@ -197,48 +192,11 @@ final class AckReader implements Runnable {
       if (samples[i] != WriteAttribution.NO_EVIDENCE) {
         trackers[i].writes().record(samples[i]);
       }
-      if (links[i] != WriteAttribution.NO_EVIDENCE) {
-        linkWindows[i].record(links[i]);
-        ownWindows[i + 1].record(Math.max(0, attribution.ownService(i + 1)));
-      }
     }
-  }
-
-  /**
-   * Judges each link of this pipeline whose time the DataNodes reported, by the one rule of
-   * slowness against the fastest DataNode of the pipeline, votes the verdict into the JVM's
-   * {@link SlowLinks}, and tells the attribution, from the vote, whose each judged link's time
-   * is (a link not judged yet is nobody's).
-   */
-  private void judgeLinks(List<LatencyStats> stats, long now) {
-    long fastest = ctx.slowness.fastestPercentile(stats);
-    SlowLinks slowLinks = ctx.runtime.slowLinks();
-    boolean voted = false;
-    for (int i = 0; i + 1 < trackers.length; i++) {
-      LatencyStats link = linkWindows[i].stats(ctx.config.writeWindowPackets(),
-          ctx.config.slownessPercentile(), scratch);
-      linkJudged[i] = ctx.slowness.judged(link) && fastest != Long.MAX_VALUE;
-      if (!linkJudged[i]) {
-        continue;
-      }
-      voted = true;
-      if (ctx.slowness.slower(link.percentileNanos(), fastest)) {
-        slowLinks.slow(ids[i], ids[i + 1], now);
-      } else {
-        slowLinks.fast(ids[i], ids[i + 1]);
-      }
+    for (int i = 0; i < own.length; i++) {
+      own[i] = attribution.ownService(i);
     }
-    // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
-    for (int i = 0; voted && i + 1 < trackers.length; i++) {
-      if (linkJudged[i]) {
-        LatencyStats receiver = ownWindows[i + 1].stats(ctx.config.writeWindowPackets(),
-            ctx.config.slownessPercentile(), scratch);
-        boolean receiverSlow = ctx.slowness.judged(receiver)
-            && ctx.slowness.slower(receiver.percentileNanos(), fastest);
-        attribution.blameLink(i, slowLinks.blameSender(ids[i], ids[i + 1], receiverSlow, now)
-            ? WriteAttribution.LinkEnd.SENDER : WriteAttribution.LinkEnd.RECEIVER);
-      }
-    }
+    pipelineLinks.record(links, own);
   }
 
   /**
@@ -258,15 +216,27 @@ final class AckReader implements Runnable {
    */
   void check(long[] scratch, List<LatencyStats> stats) {
     statsOf(scratch, stats);
-    judge(stats);
+    judge(stats, -1);
+  }
+
+  /**
+   * Leaves a slow link whose time is its own (see {@link PipelineLinks}) by replacing an end of
+   * it, if fail-fast finds it pays, weighing the link's time against the DataNodes' own; the end
+   * is healthy, so nothing else avoids it. Returns whether the pipeline is stopped.
+   */
+  private boolean leaveSlowLink() {
+    int end = pipelineLinks.linkToLeave(linkStats);
+    return end >= 0 && judge(linkStats, end);
   }
 
   /**
    * Asks the fail-fast policy about this pipeline, whose DataNodes' statistics are {@code stats},
    * and, when replacing its slowest DataNode pays, stops the pipeline with the decision for the
-   * streamer. Returns whether the pipeline is stopped (by this call or earlier).
+   * streamer. With {@code linkEnd} >= 0, {@code stats} weigh a slow link at that position: only
+   * that end is replaced, and as it is not slow itself, it is not avoided. Returns whether the
+   * pipeline is stopped (by this call or earlier).
    */
-  private boolean judge(List<LatencyStats> stats) {
+  private boolean judge(List<LatencyStats> stats, int linkEnd) {
     Pipeline.Targets t = pipeline.targets;
     if (!ctx.config.writeFailFastEnabled() || t.size() < 2) {
       return false;
@@ -275,7 +245,8 @@ final class AckReader implements Runnable {
     FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.layout.packetBytes,
         streamer.layout.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
     // The clock only once replacing pays: a healthy pipeline's acks never read it.
-    if (!decision.replace() || streamer.repair.noSpare(ctx.clock.nanoTime())) {
+    if (!decision.replace() || (linkEnd >= 0 && decision.replaceIndex() != linkEnd)
+        || streamer.repair.noSpare(ctx.clock.nanoTime())) {
       if (LOG.isDebugEnabled()) { // why a pipeline was kept, for a run that replaced nobody
         LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason={}",
             streamer.src, block, t, stats, acked,
@@ -284,13 +255,17 @@ final class AckReader implements Runnable {
       return false;
     }
     int slow = decision.replaceIndex();
-    if (!queue.stop(pipeline, new PipelineFailure("replacing slow " + t.nodes[slow], decision,
+    String what = linkEnd < 0 ? "slow " + t.nodes[slow]
+        : "the end " + t.nodes[slow] + " of the slow link to " + t.nodes[slow + 1];
+    if (!queue.stop(pipeline, new PipelineFailure("replacing " + what, decision,
         new ArrayList<>(stats), attributedExactly))) {
       return true; // the ack reader and the periodic check may both judge: the first one stops it
     }
-    LOG.info("Fail-fast file={} block={} datanode={} stats={} decision={}", streamer.src, block,
-        t.nodes[slow], stats.get(slow), decision);
-    ctx.runtime.slowNodes().avoid(t.nodes[slow]); // new blocks avoid it, replaced or not
+    LOG.info("Fail-fast file={} block={} datanode={} link={} stats={} decision={}", streamer.src,
+        block, t.nodes[slow], linkEnd < 0 ? "-" : t.nodes[slow + 1], stats.get(slow), decision);
+    if (linkEnd < 0) {
+      ctx.runtime.slowNodes().avoid(t.nodes[slow]); // new blocks avoid it, replaced or not
+    }
     pipeline.abort();
     return true;
   }

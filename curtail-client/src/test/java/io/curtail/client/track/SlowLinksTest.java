@@ -1,8 +1,10 @@
 package io.curtail.client.track;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static io.curtail.client.track.SlowLinks.Whose.LINK;
+import static io.curtail.client.track.SlowLinks.Whose.RECEIVER;
+import static io.curtail.client.track.SlowLinks.Whose.SENDER;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,16 +19,16 @@ class SlowLinksTest {
   private final SlowLinks links = new SlowLinks(MEMORY, 16);
 
   @Test
-  void oneSlowLinkBetweenHealthyLookingEndsIsItsSendersWithNoVoteEitherWay() {
+  void oneSlowLinkBetweenHealthyLookingEndsIsTheLinksOwnWithNoVoteEitherWay() {
     links.slow(A, B, 0);
-    assertTrue(links.blameSender(A, B, false, 0));
+    assertEquals(LINK, links.whose(A, B, false, 0));
   }
 
   @Test
   void aReceiverSlowItselfHasItsBackPressureBlamedOnIt() {
     links.slow(A, B, 0);
     links.slow(A, C, 0); // even if A looks like the common end
-    assertFalse(links.blameSender(A, B, true, 0));
+    assertEquals(RECEIVER, links.whose(A, B, true, 0));
   }
 
   @Test
@@ -34,8 +36,8 @@ class SlowLinksTest {
     // B's disk is slow: pipelines A->B and C->B both find their link slow.
     links.slow(A, B, 0);
     links.slow(C, B, 0);
-    assertFalse(links.blameSender(A, B, false, 0));
-    assertFalse(links.blameSender(C, B, false, 0));
+    assertEquals(RECEIVER, links.whose(A, B, false, 0));
+    assertEquals(RECEIVER, links.whose(C, B, false, 0));
   }
 
   @Test
@@ -43,8 +45,8 @@ class SlowLinksTest {
     // A's NIC is slow sending: the first pipeline blames B; the next, through C, finds A->C slow.
     links.slow(A, B, 0);
     links.slow(A, C, 10);
-    assertTrue(links.blameSender(A, C, false, 10));
-    assertTrue(links.blameSender(A, B, false, 10));
+    assertEquals(SENDER, links.whose(A, C, false, 10));
+    assertEquals(SENDER, links.whose(A, B, false, 10));
   }
 
   @Test
@@ -52,17 +54,17 @@ class SlowLinksTest {
     // A -> B -> C with B's NIC slow: the link into B and the link out of it are both slow.
     links.slow(A, B, 0);
     links.slow(B, C, 0);
-    assertFalse(links.blameSender(A, B, false, 0), "B, not its healthy upstream neighbour");
-    assertTrue(links.blameSender(B, C, false, 0), "B, not its healthy downstream neighbour");
+    assertEquals(RECEIVER, links.whose(A, B, false, 0), "B, not its healthy upstream neighbour");
+    assertEquals(SENDER, links.whose(B, C, false, 0), "B, not its healthy downstream neighbour");
   }
 
   @Test
-  void aSingleSlowLinkBetweenHealthyNodesGoesToItsSender() {
-    // Only A->B is slow; A sends fine to C, C fine to B: no vote, so the sender, an end of it.
+  void aSingleSlowLinkBetweenHealthyNodesIsNeitherEndsFault() {
+    // Only A->B is slow; A sends fine to C, C fine to B: no vote, so the link's own.
     links.slow(A, B, 0);
     links.fast(A, C);
     links.fast(C, B);
-    assertTrue(links.blameSender(A, B, false, 0));
+    assertEquals(LINK, links.whose(A, B, false, 0));
   }
 
   @Test
@@ -70,19 +72,19 @@ class SlowLinksTest {
     links.slow(A, B, 0);
     links.slow(B, A, 0);
     links.slow(A, D, 0);
-    assertTrue(links.blameSender(A, B, false, 0), "A has D besides B; B has nobody besides A");
+    assertEquals(SENDER, links.whose(A, B, false, 0), "A has D besides B; B has nobody besides A");
   }
 
   @Test
   void votesAreForgottenAfterTheMemoryOrWhenFoundFast() {
     links.slow(C, B, 0);
     links.slow(A, B, MEMORY);
-    assertFalse(links.blameSender(A, B, false, MEMORY), "B: C->B is slow too");
-    assertTrue(links.blameSender(A, B, false, MEMORY + 1), "C->B forgotten a tick after memory");
+    assertEquals(RECEIVER, links.whose(A, B, false, MEMORY), "B: C->B is slow too");
+    assertEquals(LINK, links.whose(A, B, false, MEMORY + 1), "C->B forgotten a tick after memory");
     links.slow(C, B, 2_000);
     links.slow(A, B, 2_000);
     links.fast(C, B);
-    assertTrue(links.blameSender(A, B, false, 2_000), "C->B found fast: no vote for B");
+    assertEquals(LINK, links.whose(A, B, false, 2_000), "C->B found fast: no vote for B");
   }
 
   @Test
@@ -90,7 +92,7 @@ class SlowLinksTest {
     SlowLinks small = new SlowLinks(MEMORY, 1);
     small.slow(C, B, 0);
     small.slow(A, B, 0);
-    assertTrue(small.blameSender(A, B, false, 0), "C->B was dropped for A->B");
+    assertEquals(LINK, small.whose(A, B, false, 0), "C->B was dropped for A->B");
     assertThrows(IllegalArgumentException.class, () -> new SlowLinks(0, 1));
   }
 }

@@ -1,0 +1,158 @@
+package io.curtail.client.write;
+
+import io.curtail.client.policy.Slowness;
+import io.curtail.client.policy.WriteAttribution;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.LatencyWindow;
+import io.curtail.client.track.NodeId;
+import io.curtail.client.track.SlowLinks;
+import java.util.List;
+
+/**
+ * One pipeline's links between DataNodes, link i from DataNode i to i + 1: their times and each
+ * DataNode's own service, recorded per ack; judged by the one rule of slowness (on every ack until
+ * there are enough samples, then every {@link #JUDGE_EVERY}), voted into the JVM's
+ * {@link SlowLinks}, and the vote handed to the attribution.
+ *
+ * <p>Per ack ({@link #record}) nothing but wait-free window records: no lock, no statistics, no
+ * allocation. A slow link or NIC holds every packet, so a verdict a few packets late costs a few
+ * packets' wait; judging every ack cost as much as a CRC32C of the packet, and took the JVM-wide
+ * lock every writer shares.
+ *
+ * <p>Links and own service are judged on their <em>medians</em>, against the fastest DataNode's
+ * own median in this pipeline: a slow link delays nearly every forward, while on a loaded machine
+ * scheduling stalls inflate every DataNode's tail alike (their p95 rose to 15-60 ms on this
+ * project's 2-core CI, burying a 20 ms link). Whether a pipeline is slow enough to pay for a
+ * replacement stays fail-fast's question; this only says which thing is slow.
+ *
+ * <p>A slow link whose time the vote gives to an end (the common end of several slow links, or a
+ * receiver slow itself) goes into that DataNode's samples, where fail-fast judges it. One that is
+ * the link's own goes into nobody's: neither healthy end's window fills with it, and the pipeline
+ * leaves the link itself ({@link #linkToLeave}). When the vote changes, the link's time stops
+ * going where it went.
+ *
+ * <p>The ack reader's own: not thread-safe. Public for the microbenchmark of its per-ack cost
+ * ({@code AckReportsBenchmark}).
+ */
+public final class PipelineLinks {
+  /** Acks between two judgements: the most a verdict is late, in packets. */
+  public static final int JUDGE_EVERY = 8;
+  private static final double MEDIAN = 0.5;
+
+  private final NodeId[] ids;
+  private final Slowness slowness;
+  private final SlowLinks slowLinks;
+  private final int window;
+  private final LatencyWindow[] linkWindows;
+  /** Each DataNode's own service in this pipeline, links left out. */
+  private final LatencyWindow[] ownWindows;
+  private final LatencyStats[] own;
+  /** The vote on each link at the last judgement; null where not judged or not slow. */
+  private final SlowLinks.Whose[] whose;
+  private final LatencyStats[] linkStats;
+  private final long[] scratch = new long[LatencyWindow.CAPACITY];
+  private int acks;
+
+  public PipelineLinks(NodeId[] ids, Slowness slowness, SlowLinks slowLinks, int window) {
+    this.ids = ids.clone();
+    this.slowness = slowness;
+    this.slowLinks = slowLinks;
+    this.window = window;
+    int n = ids.length;
+    this.linkWindows = new LatencyWindow[n];
+    this.ownWindows = new LatencyWindow[n];
+    this.own = new LatencyStats[n];
+    this.whose = new SlowLinks.Whose[n];
+    this.linkStats = new LatencyStats[n];
+    for (int i = 0; i < n; i++) {
+      linkWindows[i] = new LatencyWindow();
+      ownWindows[i] = new LatencyWindow();
+    }
+  }
+
+  /**
+   * Records one ack's link times ({@code links[i]}, from DataNode i to i + 1) and each DataNode's
+   * own service ({@code own[i]}, links left out), where the attribution told them apart, else
+   * {@link WriteAttribution#NO_EVIDENCE}.
+   */
+  public void record(long[] links, long[] own) {
+    for (int i = 0; i < ids.length; i++) {
+      if (own[i] != WriteAttribution.NO_EVIDENCE) {
+        ownWindows[i].record(own[i]);
+      }
+      if (links[i] != WriteAttribution.NO_EVIDENCE) {
+        linkWindows[i].record(links[i]);
+      }
+    }
+  }
+
+  /**
+   * On each of the first calls, until the windows can hold enough samples to judge, then on every
+   * {@link #JUDGE_EVERY}th, judges each link whose time the DataNodes reported,
+   * votes the verdicts into the JVM's {@link SlowLinks}, and tells the attribution whose each
+   * link's time is from now on. Returns whether it judged.
+   */
+  public boolean judge(long now, WriteAttribution attribution) {
+    // Every ack until the first verdict is possible, so that it comes as early as any other.
+    if (++acks > slowness.minSamples() && acks % JUDGE_EVERY != 0) {
+      return false;
+    }
+    long fastest = Long.MAX_VALUE;
+    for (int i = 0; i < ids.length; i++) {
+      own[i] = ownWindows[i].stats(window, MEDIAN, scratch);
+      if (slowness.judged(own[i])) {
+        fastest = Math.min(fastest, own[i].percentileNanos());
+      }
+    }
+    boolean anySlow = false;
+    // From the last link back: a DataNode blocked forwarding reads nothing meanwhile, so the link
+    // into it blocks too; that back-pressure is the slow link's, not a second slow link.
+    for (int i = ids.length - 2; i >= 0; i--) {
+      linkStats[i] = linkWindows[i].stats(window, MEDIAN, scratch);
+      whose[i] = null;
+      if (!slowness.judged(linkStats[i]) || fastest == Long.MAX_VALUE
+          || whose[i + 1] != null) {
+        continue;
+      }
+      if (slowness.slower(linkStats[i].percentileNanos(), fastest)) {
+        slowLinks.slow(ids[i], ids[i + 1], now);
+        whose[i] = SlowLinks.Whose.LINK;
+        anySlow = true;
+      } else {
+        slowLinks.fast(ids[i], ids[i + 1]);
+      }
+    }
+    // All of this pipeline's votes first: a DataNode slow both ways is the common end of two.
+    for (int i = 0; i + 1 < ids.length; i++) {
+      if (anySlow && whose[i] != null) {
+        boolean receiverSlow = slowness.judged(own[i + 1])
+            && slowness.slower(own[i + 1].percentileNanos(), fastest);
+        whose[i] = slowLinks.whose(ids[i], ids[i + 1], receiverSlow, now);
+      }
+      attribution.blameLink(i, whose[i] == SlowLinks.Whose.SENDER ? WriteAttribution.LinkEnd.SENDER
+          : whose[i] == SlowLinks.Whose.RECEIVER ? WriteAttribution.LinkEnd.RECEIVER
+          : WriteAttribution.LinkEnd.NOBODY);
+    }
+    return true;
+  }
+
+  /**
+   * The pipeline position to replace to leave a slow link whose time, at the last judgement, was
+   * the link's own (its sender: either end leaves the link, and the sender is where a shaped
+   * interface is), or -1 if none. {@code out} is given each DataNode's own median service and,
+   * at that position, the link's, for fail-fast to weigh the replacement.
+   */
+  public int linkToLeave(List<LatencyStats> out) {
+    for (int i = 0; i + 1 < ids.length; i++) {
+      if (whose[i] == SlowLinks.Whose.LINK) {
+        out.clear();
+        for (int j = 0; j < ids.length; j++) {
+          out.add(j == i ? linkStats[i] : own[j]);
+        }
+        return i;
+      }
+    }
+    return -1;
+  }
+
+}

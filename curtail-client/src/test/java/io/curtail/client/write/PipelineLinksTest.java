@@ -1,0 +1,135 @@
+package io.curtail.client.write;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.curtail.client.policy.Slowness;
+import io.curtail.client.policy.WriteAttribution;
+import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.NodeId;
+import io.curtail.client.track.SlowLinks;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One pipeline A -> B -> C's links judged from the times its acks carry, on medians: which link
+ * is slow, and whose its time is. Times in microseconds, made nanoseconds.
+ */
+class PipelineLinksTest {
+  private static final long US = 1_000;
+  private static final NodeId A = NodeId.of("a:1");
+  private static final NodeId B = NodeId.of("b:1");
+  private static final NodeId C = NodeId.of("c:1");
+  private static final long NONE = WriteAttribution.NO_EVIDENCE;
+
+  private final SlowLinks jvm = new SlowLinks(60_000_000_000L, 16);
+  /** 3x and 5 ms slower than the fastest, judged on 20 samples, as the defaults. */
+  private final PipelineLinks links =
+      new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
+  private final WriteAttribution attribution = new WriteAttribution(3);
+  private final List<LatencyStats> leave = new ArrayList<>();
+  private int packets;
+
+  /**
+   * Feeds {@code acks} acks: A and C serve in 300 us; B in {@code bUs}, with a stall of 40 ms on
+   * every tenth ack (a loaded machine's tail); A -> B blocks {@code abUs}, B -> C {@code bcUs}.
+   * Returns how many of them judged.
+   */
+  private int acks(int acks, long bUs, long abUs, long bcUs) {
+    return acks(acks, bUs, abUs, bcUs, 300);
+  }
+
+  /** As above, with C serving in {@code cUs}. */
+  private int acks(int acks, long bUs, long abUs, long bcUs, long cUs) {
+    int judged = 0;
+    for (int k = 0; k < acks; k++) {
+      long stall = k % 10 == 9 ? 40_000 * US : 0;
+      links.record(new long[] {abUs * US, bcUs * US, NONE},
+          new long[] {300 * US + stall, bUs * US, cUs * US});
+      judged += links.judge(k, attribution) ? 1 : 0;
+    }
+    return judged;
+  }
+
+  @Test
+  void aLoneSlowLinkIsLeftAtItsSenderOnceJudgedAndNeitherEndIsBlamed() {
+    assertEquals(19, acks(19, 300, 30, 20_000), "judged on every ack while there are too few");
+    assertEquals(-1, links.linkToLeave(leave), "19 samples: not judged yet");
+    assertEquals("SlowLinks[]", jvm.toString());
+    assertEquals(1, acks(1, 300, 30, 20_000), "the 20th");
+    assertEquals(1, links.linkToLeave(leave), "B, the sender of B -> C, leaves it");
+    assertEquals(20_000 * US, leave.get(1).percentileNanos(), "weighed by the link's median");
+    assertEquals(300 * US, leave.get(0).percentileNanos(), "A's median, its stalls aside");
+    assertEquals("SlowLinks[b:1->c:1]", jvm.toString());
+  }
+
+  @Test
+  void onceThereAreEnoughSamplesOnlyEveryEighthAckIsJudged() {
+    assertEquals(20 + 2, acks(20 + 16, 300, 30, 40));
+  }
+
+  @Test
+  void scheduleStallsInEveryoneAreNoSlowLink() {
+    // A's tail (every tenth ack stalled 40 ms) is what buried a 20 ms link when judged by p95.
+    acks(96, 300, 30, 600);
+    assertEquals(-1, links.linkToLeave(leave));
+    assertEquals("SlowLinks[]", jvm.toString());
+  }
+
+  @Test
+  void theBackPressureOfASlowLinkIsNotASecondSlowLink() {
+    // B, blocked forwarding to C, reads nothing meanwhile: A -> B blocks about as long.
+    acks(24, 300, 19_000, 20_000);
+    assertEquals("SlowLinks[b:1->c:1]", jvm.toString(), "A -> B not voted slow");
+    assertEquals(1, links.linkToLeave(leave));
+  }
+
+  @Test
+  void aReceiverSlowItselfGetsTheLinksTimeAndNoLinkIsLeft() {
+    // B's disk takes 10 ms a packet: A's forwards into it block too.
+    acks(24, 10_000, 9_000, 30);
+    assertEquals("SlowLinks[a:1->b:1]", jvm.toString());
+    assertEquals(-1, links.linkToLeave(leave), "B is slow itself: fail-fast judges it");
+    long[] samples = new long[3];
+    attribution.attribute(0, 30_000 * US, new long[] {29_000 * US, 10_000 * US, NONE},
+        new long[] {9_000 * US, 30 * US, NONE}, samples, new long[3]);
+    assertTrue(samples[1] >= 9_000 * US, "A -> B's time went to B: " + samples[1]);
+  }
+
+  @Test
+  void whenTheVoteChangesTheLinksTimeStopsGoingWhereItWent() {
+    // C's disk is slow (10 ms a packet), so B's forwards into it block: C's, by the vote.
+    acks(24, 300, 30, 9_000, 10_000);
+    assertEquals(9_000 * US + 10_000 * US, lastSamples(9_000, 10_000)[2], "C: its own and the link's");
+    // C's disk heals, the link stays slow: the link's own now, in neither B's window nor C's.
+    acks(80, 300, 30, 9_000, 300);
+    long[] samples = lastSamples(9_000, 300);
+    assertEquals(300 * US, samples[2], "C: its own service only");
+    assertTrue(samples[1] < 9_000 * US, "B: not the link's time either: " + samples[1]);
+    assertEquals(1, links.linkToLeave(leave));
+  }
+
+  /**
+   * Each DataNode's sample of one more packet through the attribution, given the vote so far: B
+   * blocked {@code bcUs} forwarding to C, which then took {@code cUs}; A and B 300 us each.
+   */
+  private long[] lastSamples(long bcUs, long cUs) {
+    long[] samples = new long[3];
+    long t = 1_000_000_000L + 1_000_000_000L * ++packets; // well after the last packet left
+    long ack = t + (300 + 300 + bcUs + cUs) * US;
+    attribution.attribute(t, ack, new long[] {(300 + bcUs + cUs) * US, (bcUs + cUs) * US, NONE},
+        new long[] {0, bcUs * US, NONE}, samples, new long[3]);
+    return samples;
+  }
+
+  @Test
+  void aLinkFoundFastAgainStopsBeingLeftAndIsForgotten() {
+    acks(24, 300, 30, 20_000);
+    assertEquals(1, links.linkToLeave(leave));
+    acks(80, 300, 30, 40); // healed: its median is fast again within the window
+    assertEquals(-1, links.linkToLeave(leave));
+    assertEquals("SlowLinks[]", jvm.toString());
+    assertEquals(SlowLinks.Whose.LINK, jvm.whose(B, C, false, 0), "no vote left for either end");
+  }
+}
