@@ -71,13 +71,17 @@ public final class CellReads {
 
   /**
    * Which of {@code group}'s locations the JVM knows slow or busy now, by transfer address: the
-   * judgement replica order makes of a block's replicas, here made of a block group's DataNodes.
+   * judgement replica order makes of a block's replicas, here made of a block group's DataNodes,
+   * on the JVM's own knowledge only. Not on the NameNode's load ({@code ReportedLoad}): every
+   * read of a group keeps its data cells' DataNodes busy and never touches its parity ones, whose
+   * count then makes the baseline, so load alone would send healthy reads to parity; and reading
+   * around a cell costs a parity read and a decode, where choosing between replicas costs nothing.
    */
   public Map<String, Boolean> knownSlow(LocatedBlock group) {
     ReplicaPlan plan = ReplicaPlan.of(ctx, group);
     Map<String, Boolean> slow = new HashMap<>();
     for (int i = 0; i < plan.replicas.length; i++) {
-      slow.put(plan.replicas[i].getXferAddr(), plan.demoted[i]);
+      slow.put(plan.replicas[i].getXferAddr(), plan.slow[i]);
     }
     return slow;
   }

@@ -27,6 +27,11 @@ final class ReplicaPlan {
   final DatanodeInfo[] replicas;
   final NodeTracker[] trackers;
   final boolean[] demoted;
+  /**
+   * Whether each replica was demoted on the JVM's own knowledge (busy, slow to deliver or to
+   * start), the NameNode's load aside.
+   */
+  final boolean[] slow;
   /** Whether the NameNode reports each replica's DataNode loaded beside the block's least loaded. */
   final boolean[] loaded;
   /** What each replica is known to take (its packets' tail or typical start), 0 if unknown. */
@@ -35,11 +40,12 @@ final class ReplicaPlan {
   final long madeAtPacket;
 
   private ReplicaPlan(LocatedBlock block, DatanodeInfo[] replicas, NodeTracker[] trackers,
-      boolean[] demoted, boolean[] loaded, long[] knownNanos, long madeAtPacket) {
+      boolean[] demoted, boolean[] slow, boolean[] loaded, long[] knownNanos, long madeAtPacket) {
     this.block = block;
     this.replicas = replicas;
     this.trackers = trackers;
     this.demoted = demoted;
+    this.slow = slow;
     this.loaded = loaded;
     this.knownNanos = knownNanos;
     this.madeAtPacket = madeAtPacket;
@@ -72,6 +78,7 @@ final class ReplicaPlan {
     ctx.packetOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
     ctx.startOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
     ctx.tailOrder.demoteSlow(packetTails.samples, packetTails.nanos, demotedByNameNodeOrder);
+    boolean[] slowByNameNodeOrder = demotedByNameNodeOrder.clone();
     boolean[] loadedByNameNodeOrder = reportedLoad(ctx, located);
     for (int i = 0; i < n; i++) {
       demotedByNameNodeOrder[i] |= loadedByNameNodeOrder[i];
@@ -80,6 +87,7 @@ final class ReplicaPlan {
     DatanodeInfo[] replicas = new DatanodeInfo[n];
     NodeTracker[] trackers = new NodeTracker[n];
     boolean[] demoted = new boolean[n];
+    boolean[] slow = new boolean[n];
     boolean[] loaded = new boolean[n];
     long[] known = new long[n];
     for (int i = 0; i < n; i++) {
@@ -87,11 +95,13 @@ final class ReplicaPlan {
       replicas[i] = byNameNode[k];
       trackers[i] = byNameNodeTrackers[k];
       demoted[i] = demotedByNameNodeOrder[k];
+      slow[i] = slowByNameNodeOrder[k];
       loaded[i] = loadedByNameNodeOrder[k];
       // What a hedge there would likely take: its packets' tail and its typical start.
       known[i] = Math.max(packetTails.known(k, ctx.tailOrder), starts.known(k, ctx.startOrder));
     }
-    return new ReplicaPlan(located, replicas, trackers, demoted, loaded, known, ctx.packets());
+    return new ReplicaPlan(located, replicas, trackers, demoted, slow, loaded, known,
+        ctx.packets());
   }
 
   /**
