@@ -1,5 +1,7 @@
 package io.curtail.client.policy;
 
+import java.util.Arrays;
+
 /**
  * The order in which to try a block's replicas, from what the JVM knows of their DataNodes (beyond
  * the paper, which takes the NameNode's order as it comes).
@@ -7,9 +9,9 @@ package io.curtail.client.policy;
  * <p>The rule: a replica is <em>demoted</em> when its DataNode is busy, or known to be slow by
  * any measure the caller gives (the median or tail of its packet times, the median of its times
  * to first byte): the replica's value {@link Slowness#slower} than the fastest judged replica's
- * by the same measure. Demoted replicas go after the others; within each group the NameNode's
- * order stands, so its locality and rack choices still break ties and a replica the JVM knows
- * nothing of is never pushed back. Pure.
+ * by the same measure. Demoted replicas go after the others, and busy ones after all; within
+ * each group the NameNode's order stands, so its locality and rack choices still break ties and
+ * a replica the JVM knows nothing of is never pushed back. Pure.
  */
 public final class ReplicaOrder {
   private final Slowness slowness;
@@ -48,15 +50,42 @@ public final class ReplicaOrder {
 
   /** Indices into the NameNode's replica list: the others in its order, then the demoted. */
   public static int[] order(boolean[] demoted) {
-    int n = demoted.length;
+    int[] rank = new int[demoted.length];
+    for (int i = 0; i < rank.length; i++) {
+      rank[i] = demoted[i] ? DEMOTED : FIRST;
+    }
+    return order(rank);
+  }
+
+  /** The rank of a replica nothing demotes. */
+  public static final int FIRST = 0;
+  /** The rank of a replica known slow, or loaded in the NameNode's view. */
+  public static final int DEMOTED = 1;
+  /**
+   * The rank of a replica whose DataNode says it is busy: it asked clients to stay away, so it
+   * comes after replicas that are merely slow or loaded (when every replica is demoted, the
+   * NameNode's order would otherwise put it first as often as not).
+   */
+  public static final int BUSY = 2;
+
+  /**
+   * Indices into the NameNode's replica list by {@code rank} ({@link #FIRST}, {@link #DEMOTED},
+   * {@link #BUSY}), lower first; within a rank the NameNode's order stands.
+   */
+  public static int[] order(int[] rank) {
+    int n = rank.length;
     int[] out = new int[n];
     int k = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    for (int r = FIRST; r <= BUSY; r++) {
       for (int i = 0; i < n; i++) {
-        if (demoted[i] == (pass == 1)) {
+        if (rank[i] == r) {
           out[k++] = i;
         }
       }
+    }
+    if (k != n) {
+      throw new IllegalArgumentException("ranks must be FIRST, DEMOTED or BUSY; got "
+          + Arrays.toString(rank));
     }
     return out;
   }

@@ -83,7 +83,12 @@ final class ReplicaPlan {
     for (int i = 0; i < n; i++) {
       demotedByNameNodeOrder[i] |= loadedByNameNodeOrder[i];
     }
-    int[] order = ReplicaOrder.order(demotedByNameNodeOrder);
+    int[] rank = new int[n];
+    for (int i = 0; i < n; i++) {
+      rank[i] = byNameNodeTrackers[i].busy(now) ? ReplicaOrder.BUSY
+          : demotedByNameNodeOrder[i] ? ReplicaOrder.DEMOTED : ReplicaOrder.FIRST;
+    }
+    int[] order = ReplicaOrder.order(rank);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
     NodeTracker[] trackers = new NodeTracker[n];
     boolean[] demoted = new boolean[n];

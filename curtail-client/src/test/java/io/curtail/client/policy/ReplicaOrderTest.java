@@ -37,6 +37,17 @@ class ReplicaOrderTest {
   }
 
   @Test
+  void aBusyReplicaComesAfterEveryOtherEvenWhenAllAreDemoted() {
+    // The NameNode lists the busy one first, and the others are slow or loaded: the busy one,
+    // which asked to be left alone, is still tried last.
+    int[] rank = {ReplicaOrder.BUSY, ReplicaOrder.DEMOTED, ReplicaOrder.DEMOTED};
+    assertArrayEquals(new int[] {1, 2, 0}, ReplicaOrder.order(rank));
+    rank = new int[] {ReplicaOrder.BUSY, ReplicaOrder.DEMOTED, ReplicaOrder.FIRST};
+    assertArrayEquals(new int[] {2, 1, 0}, ReplicaOrder.order(rank));
+    assertThrows(IllegalArgumentException.class, () -> ReplicaOrder.order(new int[] {3}));
+  }
+
+  @Test
   void mismatchedArraysAreRefused() {
     assertThrows(IllegalArgumentException.class,
         () -> order.demoteSlow(new int[2], new long[3], new boolean[3]));
