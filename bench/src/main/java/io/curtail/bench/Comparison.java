@@ -105,12 +105,17 @@ final class Comparison {
         + ": that phase is not shown";
   }
 
-  /** The comparison of {@code sr}, computed on first use (its bootstraps take a while). */
-  static Comparison of(RunResult r, RunResult.ScenarioResult sr) {
-    if (sr.comparison == null) {
-      sr.comparison = new Comparison(sr, OneThreshold.of(r));
+  /**
+   * The comparison of each scenario of {@code r}, in the run's order: computed once, as their
+   * bootstraps take a while, for the console and the files alike.
+   */
+  static Map<RunResult.ScenarioResult, Comparison> all(RunResult r) {
+    Map<RunResult.ScenarioResult, Comparison> out = new LinkedHashMap<>();
+    String oneThreshold = OneThreshold.of(r);
+    for (RunResult.ScenarioResult sr : r.scenarios) {
+      out.put(sr, new Comparison(sr, oneThreshold));
     }
-    return sr.comparison;
+    return out;
   }
 
   private Row row(RunResult.ScenarioResult sr, String name, String top, String bottom) {
@@ -241,11 +246,13 @@ final class Comparison {
   }
 
   /** {@code intervals.csv}: every figure of every scenario, one per row. */
-  static void writeCsv(RunResult r, File file) throws IOException {
+  static void writeCsv(Map<RunResult.ScenarioResult, Comparison> comparisons, File file)
+      throws IOException {
     try (PrintWriter w = new PrintWriter(file, StandardCharsets.UTF_8.name())) {
       w.println("scenario,figure,mode,vs,files,files_vs,value,low,high");
-      for (RunResult.ScenarioResult sr : r.scenarios) {
-        Comparison c = of(r, sr);
+      for (Map.Entry<RunResult.ScenarioResult, Comparison> e : comparisons.entrySet()) {
+        RunResult.ScenarioResult sr = e.getKey();
+        Comparison c = e.getValue();
         for (Row row : c.rows()) {
           for (Subset s : c.subsets) {
             Bootstrap.Interval i = row.figures.get(s);

@@ -224,8 +224,9 @@ public final class Main implements Callable<Integer> {
       new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
           new Progress(stderr, terminal), interleave).run(result);
     }
-    Report.printTables(result, stdout);
-    Report.write(result, resultsDir);
+    Map<RunResult.ScenarioResult, Comparison> comparisons = Comparison.all(result);
+    Report.printTables(result, comparisons, stdout);
+    Report.write(result, comparisons, resultsDir);
     stdout.println();
     stdout.println("Results: " + resultsDir.getAbsolutePath() + " (report.md, results.json,"
         + " summary.csv, samples.csv, batches.csv, intervals.csv, plots/)");

@@ -22,19 +22,19 @@ public enum Op {
   /** Create the file and write it sequentially from memory. */
   WRITE {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+    public long run(FileSystem fs, Path path, long seed, long length, Shape shape,
         LongConsumer opNanos) throws IOException {
-      return write(fs, path, seed, length, w, null);
+      return write(fs, path, seed, length, shape, null);
     }
   },
   /** Create the file and write it with an {@code hflush} every {@link #HFLUSH_BYTES}: a WAL. */
   WRITE_HFLUSH {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+    public long run(FileSystem fs, Path path, long seed, long length, Shape shape,
         LongConsumer opNanos) throws IOException {
       byte[] chunk = new byte[HFLUSH_BYTES];
-      try (FSDataOutputStream out = fs.create(path, true, IO_BUFFER, w.replication(),
-          w.blockSize())) {
+      try (FSDataOutputStream out = fs.create(path, true, IO_BUFFER, shape.replication(),
+          shape.blockSize())) {
         for (long pos = 0; pos < length; pos += HFLUSH_BYTES) {
           int n = (int) Math.min(HFLUSH_BYTES, length - pos);
           SeededData.fill(seed, pos, chunk, 0, n);
@@ -50,7 +50,7 @@ public enum Op {
   /** Read the file sequentially to its end. */
   READ {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+    public long run(FileSystem fs, Path path, long seed, long length, Shape shape,
         LongConsumer opNanos) throws IOException {
       try (FSDataInputStream in = fs.open(path, IO_BUFFER)) {
         SeededData.verify(in, seed, length, path.toString());
@@ -62,7 +62,7 @@ public enum Op {
   /** Read the whole file with positional reads ({@code pread}) of {@link #PREAD_BYTES} each. */
   PREAD {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+    public long run(FileSystem fs, Path path, long seed, long length, Shape shape,
         LongConsumer opNanos) throws IOException {
       return preads(fs, path, seed, length, PREAD_BYTES, length / PREAD_BYTES, false, opNanos);
     }
@@ -75,7 +75,7 @@ public enum Op {
    */
   SEEK_READ {
     @Override
-    public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+    public long run(FileSystem fs, Path path, long seed, long length, Shape shape,
         LongConsumer opNanos) throws IOException {
       byte[] got = new byte[PIECE_BYTES];
       byte[] want = new byte[PIECE_BYTES];
@@ -158,27 +158,27 @@ public enum Op {
    * Writes a file through {@code pipeline}, in that order (favoured nodes with client locality
    * ignored), or where the NameNode places it if null; returns 0.
    */
-  public static long write(FileSystem fs, Path path, long seed, long length, Workload w,
+  public static long write(FileSystem fs, Path path, long seed, long length, Shape shape,
       InetSocketAddress[] pipeline) throws IOException {
-    try (FSDataOutputStream out = create(fs, path, w, pipeline)) {
+    try (FSDataOutputStream out = create(fs, path, shape, pipeline)) {
       SeededData.write(out, seed, length);
     }
     return 0;
   }
 
-  private static FSDataOutputStream create(FileSystem fs, Path path, Workload w,
+  private static FSDataOutputStream create(FileSystem fs, Path path, Shape shape,
       InetSocketAddress[] pipeline) throws IOException {
     if (pipeline == null) {
-      return fs.create(path, true, IO_BUFFER, w.replication(), w.blockSize());
+      return fs.create(path, true, IO_BUFFER, shape.replication(), shape.blockSize());
     }
     if (fs instanceof CurtailDistributedFileSystem) {
       return ((CurtailDistributedFileSystem) fs).create(path, null, EnumSet.of(CreateFlag.CREATE,
-          CreateFlag.OVERWRITE, CreateFlag.IGNORE_CLIENT_LOCALITY), IO_BUFFER, w.replication(),
-          w.blockSize(), null, null, pipeline);
+          CreateFlag.OVERWRITE, CreateFlag.IGNORE_CLIENT_LOCALITY), IO_BUFFER, shape.replication(),
+          shape.blockSize(), null, null, pipeline);
     }
     if (fs instanceof DistributedFileSystem) {
       return ((DistributedFileSystem) fs).createFile(path).overwrite(true).recursive()
-          .bufferSize(IO_BUFFER).replication(w.replication()).blockSize(w.blockSize())
+          .bufferSize(IO_BUFFER).replication(shape.replication()).blockSize(shape.blockSize())
           .favoredNodes(pipeline).ignoreClientLocality().build();
     }
     throw new IllegalArgumentException("placing a pipeline needs HDFS, not " + fs.getUri());
@@ -190,15 +190,15 @@ public enum Op {
    * reads, hflushes) give each one's time to {@code opNanos}. The random-offset reads are this
    * default; every other op overrides it.
    */
-  public long run(FileSystem fs, Path path, long seed, long length, Workload w,
+  public long run(FileSystem fs, Path path, long seed, long length, Shape shape,
       LongConsumer opNanos) throws IOException {
     return preads(fs, path, seed, length, randomReadBytes, RANDOM_READS, true, opNanos);
   }
 
   /** {@link #run} without per-operation times. */
-  public long run(FileSystem fs, Path path, long seed, long length, Workload w)
+  public long run(FileSystem fs, Path path, long seed, long length, Shape shape)
       throws IOException {
-    return run(fs, path, seed, length, w, nanos -> { });
+    return run(fs, path, seed, length, shape, nanos -> { });
   }
 
   boolean writes() {
@@ -209,4 +209,7 @@ public enum Op {
   boolean positional() {
     return this == PREAD || this == PREAD_4K || this == PREAD_64K;
   }
+
+  /** How the files an op writes are laid out: their replication and block size. */
+  public record Shape(short replication, long blockSize) { }
 }

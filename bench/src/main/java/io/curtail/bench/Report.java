@@ -25,7 +25,8 @@ import java.util.Map;
 final class Report {
   private Report() {}
 
-  static void printTables(RunResult r, PrintStream out) {
+  static void printTables(RunResult r, Map<RunResult.ScenarioResult, Comparison> comparisons,
+      PrintStream out) {
     boolean blamed = false;
     for (RunResult.ScenarioResult sr : r.scenarios) {
       Scenario s = sr.scenario;
@@ -47,7 +48,7 @@ final class Report {
       for (String note : notes(r, sr)) {
         out.println("   " + note);
       }
-      Comparison.of(r, sr).print(out);
+      comparisons.get(sr).print(out);
       for (String line : blame(sr)) {
         out.println("   " + line);
         blamed = true;
@@ -122,7 +123,8 @@ final class Report {
   }
 
   /** Writes every result file under {@code dir}. */
-  static void write(RunResult r, File dir) throws IOException {
+  static void write(RunResult r, Map<RunResult.ScenarioResult, Comparison> comparisons,
+      File dir) throws IOException {
     File plots = new File(dir, "plots");
     if (!plots.mkdirs() && !plots.isDirectory()) {
       throw new IOException("cannot create " + plots);
@@ -131,7 +133,7 @@ final class Report {
     writeSummaryCsv(r, new File(dir, "summary.csv"));
     writeSamplesCsv(r, new File(dir, "samples.csv"));
     writeBatchesCsv(r, new File(dir, "batches.csv"));
-    Comparison.writeCsv(r, new File(dir, "intervals.csv"));
+    Comparison.writeCsv(comparisons, new File(dir, "intervals.csv"));
     for (RunResult.ScenarioResult sr : r.scenarios) {
       List<String> modes = new ArrayList<>();
       List<List<Double>> latencies = new ArrayList<>();
@@ -157,7 +159,7 @@ final class Report {
             new File(plots, name + "-p99.png"));
       }
     }
-    writeMarkdown(r, new File(dir, "report.md"));
+    writeMarkdown(r, comparisons, new File(dir, "report.md"));
   }
 
   private static void writeJson(RunResult r, File file) throws IOException {
@@ -248,7 +250,8 @@ final class Report {
     return Double.isNaN(x) ? "" : String.format(Locale.ROOT, "%.3f", x);
   }
 
-  private static void writeMarkdown(RunResult r, File file) throws IOException {
+  private static void writeMarkdown(RunResult r,
+      Map<RunResult.ScenarioResult, Comparison> comparisons, File file) throws IOException {
     try (PrintWriter w = new PrintWriter(file, StandardCharsets.UTF_8.name())) {
       w.println("# Curtail tail-latency benchmark");
       w.println();
@@ -295,7 +298,7 @@ final class Report {
           w.println("- " + note);
         }
         w.println();
-        Comparison.of(r, sr).writeMarkdown(w);
+        comparisons.get(sr).writeMarkdown(w);
         List<String> blame = blame(sr);
         for (String line : blame) {
           w.println(line);

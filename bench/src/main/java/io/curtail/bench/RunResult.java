@@ -18,8 +18,6 @@ public final class RunResult {
     final List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
     /** When stock-best's NameNode acted, splitting the files into two phases. */
     Phases phases = Phases.UNKNOWN;
-    /** Its modes compared with their intervals, once asked for ({@link Comparison#of}). */
-    Comparison comparison;
 
     ScenarioResult(Scenario scenario, String fault) {
       this.scenario = scenario;

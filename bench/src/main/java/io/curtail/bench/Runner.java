@@ -94,7 +94,8 @@ final class Runner {
           continue;
         }
         for (int f = 0; f < w.filesPerClient(); f++) {
-          Op.WRITE.run(fs, readFile(s, client, f), fileSeed(s, -1, client, f), w.fileBytes(), w);
+          Op.WRITE.run(fs, readFile(s, client, f), fileSeed(s, -1, client, f), w.fileBytes(),
+              w.shape());
         }
       }
     }
@@ -341,10 +342,11 @@ final class Runner {
         }
         long read = 0;
         if (op == Op.WRITE) {
-          Op.write(fss.get(i), path, fileSeed, w.fileBytes(), w,
+          Op.write(fss.get(i), path, fileSeed, w.fileBytes(), w.shape(),
               cluster.pipeline(s, client * w.filesPerClient() + f));
         } else {
-          read = op.run(fss.get(i), path, fileSeed, w.fileBytes(), w, opNanos.get(i)::add);
+          read = op.run(fss.get(i), path, fileSeed, w.fileBytes(), w.shape(),
+              opNanos.get(i)::add);
         }
         long t1 = System.nanoTime();
         samples.get(i).add(new FileSample(s.name(), vs.get(i).label, round, client, f,

@@ -123,6 +123,11 @@ public final class Workload {
     return verifyChecksum;
   }
 
+  /** The replication and block size of the files this workload writes. */
+  public Op.Shape shape() {
+    return new Op.Shape(replication, blockSize);
+  }
+
   /**
    * When client {@code client}'s file {@code file} is due, in nanoseconds after the batch
    * started; 0 for every file of a closed loop, which starts each as soon as it can.

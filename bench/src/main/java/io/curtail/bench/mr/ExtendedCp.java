@@ -2,7 +2,6 @@ package io.curtail.bench.mr;
 
 import io.curtail.bench.Mode;
 import io.curtail.bench.Op;
-import io.curtail.bench.Workload;
 import io.curtail.tools.stats.Latencies;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -195,17 +194,17 @@ public final class ExtendedCp extends Configured implements Tool {
       long bytes = conf.getLong(BYTES, 16L << 20);
       long seed = conf.getLong(SEED, 1);
       Path dir = new Path(conf.get(DIR));
-      Workload w = new Workload(1, files, bytes, 0, (short) conf.getInt("dfs.replication", 3),
-          conf.getLong("dfs.blocksize", 128L << 20), op);
+      Op.Shape shape = new Op.Shape((short) conf.getInt("dfs.replication", 3),
+          conf.getLong("dfs.blocksize", 128L << 20));
       try (FileSystem fs = FileSystem.newInstance(dir.toUri(), conf)) {
         for (int f = 0; f < files; f++) {
           Path path = dataFile(dir, client, f);
           long fileSeed = fileSeed(seed, client, f);
           long t0 = System.nanoTime();
-          long verified = op.run(fs, path, fileSeed, bytes, w);
+          long verified = op.run(fs, path, fileSeed, bytes, shape);
           long latency = System.nanoTime() - t0;
           if (op == Op.WRITE) { // read back what was written, outside the timed part
-            verified = Op.READ.run(fs, path, fileSeed, bytes, w);
+            verified = Op.READ.run(fs, path, fileSeed, bytes, shape);
           }
           ctx.getCounter(Counter.FILES).increment(1);
           ctx.getCounter(Counter.BYTES).increment(bytes);
