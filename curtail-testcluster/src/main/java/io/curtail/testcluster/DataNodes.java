@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.ReconfigurationException;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.metrics2.AbstractMetric;
 import org.apache.hadoop.metrics2.MetricsRecord;
@@ -90,12 +92,33 @@ final class DataNodes {
     return () -> {
       try {
         cluster.restartDataNode(props, true);
-        cluster.waitActive();
+        awaitRejoined(i);
         LOG.info("Restarted datanode={}", i);
       } catch (IOException e) {
         throw new UncheckedIOException("restarting DataNode " + i, e);
       }
     };
+  }
+
+  /**
+   * Waits (at most 30 s) until restarted DataNode {@code i} has registered and the NameNode has its
+   * storage. Not {@link MiniDFSCluster#waitActive}: that also waits until the NameNode lists as
+   * many live DataNodes as run, so with another one still stopped it sat out that one's missed
+   * heartbeats (about 16 s) before returning.
+   */
+  private void awaitRejoined(int i) throws IOException {
+    String name = name(i);
+    Await.until(Duration.ofSeconds(30), 20, () -> {
+      if (!get(i).isDatanodeFullyStarted()) {
+        return "DataNode " + i + " has not registered with the NameNode";
+      }
+      for (DatanodeInfo d : cluster.getNameNodeRpc().getDatanodeReport(DatanodeReportType.LIVE)) {
+        if (d.getXferAddr().equals(name) && d.getCapacity() > 0 && d.getLastUpdate() > 0) {
+          return null;
+        }
+      }
+      return "the NameNode lists no live DataNode " + i + " (" + name + ") with its storage";
+    });
   }
 
   /** Shuts DataNode {@code i} down for an upgrade (clients told) and brings it back at once. */
