@@ -253,6 +253,8 @@ final class PipelineRepair {
     Pipeline.Targets target = new Pipeline.Targets(new DatanodeInfo[] {all.nodes[added]},
         new StorageType[] {all.storageTypes[added]}, new String[] {all.storageIds[added]});
     try {
+      LOG.info("Rebuilding file={} block={} on={} from={} timeoutMs={}", src, acked,
+          target.nodes[0], existing.nodes[source], timeoutMs);
       ctx.reached(RepairHook.Step.REBUILD_STARTING, src, existing.nodes[source].getXferAddr(),
           target.nodes[0].getXferAddr());
       Pipeline.transfer(ctx.sockets, client, existing.nodes[source], acked,
