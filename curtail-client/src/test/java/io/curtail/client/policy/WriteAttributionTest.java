@@ -226,6 +226,23 @@ class WriteAttributionTest {
   }
 
   @Test
+  void aForwardWhoseBlockedTimeIsMissingLeavesTheNextDataNodeWithoutEvidence() {
+    // DN1 tells its link apart on packet 1, not on packet 2 (its ack read before its forward's
+    // end was noted): DN2's stage then holds the link's 10 000, and is nobody's.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, new long[] {100, U});
+    // DN2: 24 900 - max(12 900, 14 000) = 10 900, larger than DN0's 500 and DN1's 900.
+    assertArrayEquals(new long[] {500, 900, NO_EVIDENCE}, second[0]);
+    assertEquals(NO_EVIDENCE, a.ownService(2));
+    // Packet 3, sent 1 000, DN1's blocked time missing again: DN0 forwards at 1 700, DN1 at
+    // 25 400, DN2 acks at 25 900. DN2's 25 900 - max(25 400, 24 900) = 500 blames nobody: kept.
+    long[][] third = ackV2(a, 1_000, 25_900, new long[] {24_200, 500}, new long[] {100, U});
+    // DN0: 1 700 - max(1 000, 1 700); DN1: 25 400 - max(1 800, 12 900).
+    assertArrayEquals(new long[] {0, 12_500, 500}, third[0]);
+  }
+
+  @Test
   void aLinkNotJudgedYetIsNobodys() {
     // Until the caller's vote names an end, the link's time is reported but given to nobody.
     WriteAttribution a = new WriteAttribution(3);
