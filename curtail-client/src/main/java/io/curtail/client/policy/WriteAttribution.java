@@ -49,7 +49,8 @@ import java.util.Arrays;
  * was read before the end of its forward was noted, say) leaves that link's time in the next
  * DataNode's stage: for that packet the stage is the link's and the next DataNode's together, an
  * upper bound for the DataNode, recorded only where it blames nobody (no larger than the largest
- * exact sample of the packet). Otherwise a slow NIC's wait on one packet in ten would land, whole,
+ * exact sample of the packet; a stage of several DataNodes holding it likewise goes to nobody
+ * when larger). Otherwise a slow NIC's wait on one packet in ten would land, whole,
  * in its healthy neighbour's window, and have it replaced. A DataNode that never tells its links
  * apart (version 1) is read as before.
  *
@@ -294,7 +295,8 @@ public final class WriteAttribution {
       if (first < i) {
         long service = stageService[i];
         int suspect = -1;
-        int suspects = 0;
+        // A link into the stage not told apart is a suspect the caller cannot know fast.
+        int suspects = withLink[first] ? 1 : 0;
         for (int j = first; j <= i; j++) {
           if (service <= worstSingle) {
             samples[j] = service;
@@ -303,7 +305,7 @@ public final class WriteAttribution {
             suspects++;
           }
         }
-        if (suspects == 1) {
+        if (suspects == 1 && suspect >= 0) {
           samples[suspect] = service;
         }
       }

@@ -243,6 +243,19 @@ class WriteAttributionTest {
   }
 
   @Test
+  void aSharedStageHoldingAnUntoldLinkIsNobodys() {
+    // Packet 2 carries DN0's times only (a last packet, say), without its blocked time: the
+    // stage of DN1 and DN2 holds the link into DN1 too. DN2 is known fast, but the link may be
+    // the slow one: the stage goes to nobody, not to DN1.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    a.knownFast(2, true);
+    long[][] second = ackV2(a, 500, 24_900, new long[] {23_300, U}, new long[] {U, U});
+    // DN0: 1 600 - max(500, 1 100); DN1 and DN2: 24 900 - max(1 600, 14 000) = 10 900 > 500.
+    assertArrayEquals(new long[] {500, NO_EVIDENCE, NO_EVIDENCE}, second[0]);
+  }
+
+  @Test
   void aLinkNotJudgedYetIsNobodys() {
     // Until the caller's vote names an end, the link's time is reported but given to nobody.
     WriteAttribution a = new WriteAttribution(3);
