@@ -45,8 +45,9 @@ import java.util.Arrays;
  * names one, to nobody: a time given to the wrong end stays in that DataNode's window, where it
  * could have it replaced before the vote is in.
  *
- * <p>A DataNode that has told its link apart on this pipeline but not on one packet (its ack
- * was read before the end of its forward was noted, say) leaves that link's time in the next
+ * <p>A DataNode that tells its links apart (the caller knows it from its report's version,
+ * {@link #tellsLinks}, or it told one apart on this pipeline) but not on one packet (its ack was
+ * read before the end of its forward was noted, say) leaves that link's time in the next
  * DataNode's stage: for that packet the stage is the link's and the next DataNode's together, an
  * upper bound for the DataNode, recorded only where it blames nobody (no larger than the largest
  * exact sample of the packet; a stage of several DataNodes holding it likewise goes to nobody
@@ -108,6 +109,14 @@ public final class WriteAttribution {
     this.departure = new long[nodes];
     this.known = new boolean[nodes];
     this.stageService = new long[nodes];
+  }
+
+  /**
+   * Marks the DataNode at {@code position} as one that tells its links apart (its report's
+   * version says so), though a packet may lack its blocked time; read by later calls.
+   */
+  public void tellsLinks(int position) {
+    tellsLinks[position] = true;
   }
 
   /**

@@ -243,6 +243,20 @@ class WriteAttributionTest {
   }
 
   @Test
+  void aDataNodeKnownToTellLinksIsReadSoFromTheFirstPacket() {
+    // DN1's report is version 2, but the first packet lacks its blocked time: DN2's stage holds
+    // the link's 10 000 already, before DN1 ever told one apart.
+    WriteAttribution a = new WriteAttribution(3);
+    a.tellsLinks(1);
+    long[][] first = ackV2(a, 0, 14_000, DOWN_1, new long[] {100, U});
+    // DN0: 1 000; DN1: 2 000 - 1 100; DN2: 14 000 - 2 000 = 12 000, larger than both.
+    assertArrayEquals(new long[] {1_000, 900, NO_EVIDENCE}, first[0]);
+    WriteAttribution unknown = new WriteAttribution(3);
+    assertArrayEquals(new long[] {1_000, 900, 12_000},
+        ackV2(unknown, 0, 14_000, DOWN_1, new long[] {100, U})[0], "read as version 1");
+  }
+
+  @Test
   void aSharedStageHoldingAnUntoldLinkIsNobodys() {
     // Packet 2 carries DN0's times only (a last packet, say), without its blocked time: the
     // stage of DN1 and DN2 holds the link into DN1 too. DN2 is known fast, but the link may be
