@@ -45,6 +45,16 @@ import java.util.Arrays;
  * names one, to nobody: a time given to the wrong end stays in that DataNode's window, where it
  * could have it replaced before the vote is in.
  *
+ * <p>A DataNode that tells its links apart (the caller knows it from its report's version,
+ * {@link #tellsLinks}, or it told one apart on this pipeline) but not on one packet (its ack was
+ * read before the end of its forward was noted, say) leaves that link's time in the next
+ * DataNode's stage: for that packet the stage is the link's and the next DataNode's together, an
+ * upper bound for the DataNode, recorded only where it blames nobody (no larger than the largest
+ * exact sample of the packet; a stage of several DataNodes holding it likewise goes to nobody
+ * when larger). Otherwise a slow NIC's wait on one packet in ten would land, whole,
+ * in its healthy neighbour's window, and have it replaced. A DataNode that never tells its links
+ * apart (version 1) is read as before.
+ *
  * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
  * the time of a DataNode upstream, whose span contains it; a blocked time longer than its own
  * span) mean a DataNode misreports: the ack is evidence about nobody, and does not move the
@@ -64,6 +74,10 @@ public final class WriteAttribution {
   private final long[] blocked;
   /** Positions whose stage is their own: their samples are exact. */
   private final boolean[] single;
+  /** Positions that told their link to the next apart on some packet of this pipeline. */
+  private final boolean[] tellsLinks;
+  /** Positions whose stage, on this packet, holds the link into them (see above). */
+  private final boolean[] withLink;
   private final long[] noBlocked;
   /** This packet's service times of one-DataNode stages, before links were given to them. */
   private final long[] own;
@@ -85,6 +99,8 @@ public final class WriteAttribution {
     Arrays.fill(linkEnd, LinkEnd.NOBODY);
     this.blocked = new long[nodes];
     this.single = new boolean[nodes];
+    this.tellsLinks = new boolean[nodes];
+    this.withLink = new boolean[nodes];
     this.noBlocked = new long[nodes];
     Arrays.fill(noBlocked, UNKNOWN);
     this.own = new long[nodes];
@@ -93,6 +109,14 @@ public final class WriteAttribution {
     this.departure = new long[nodes];
     this.known = new boolean[nodes];
     this.stageService = new long[nodes];
+  }
+
+  /**
+   * Marks the DataNode at {@code position} as one that tells its links apart (its report's
+   * version says so), though a packet may lack its blocked time; read by later calls.
+   */
+  public void tellsLinks(int position) {
+    tellsLinks[position] = true;
   }
 
   /**
@@ -174,6 +198,9 @@ public final class WriteAttribution {
       departure[i] = ackNanos - d;
       blocked[i] = b;
     }
+    for (int i = 0; i < nodes - 1; i++) {
+      tellsLinks[i] |= blocked[i] != UNKNOWN;
+    }
     departure[nodes - 1] = ackNanos;
     known[nodes - 1] = true;
     blocked[nodes - 1] = UNKNOWN;
@@ -183,6 +210,7 @@ public final class WriteAttribution {
     boolean exact = true;
     for (int i = 0; i < nodes; i++) {
       single[i] = false;
+      withLink[i] = i > 0 && known[i - 1] && tellsLinks[i - 1] && blocked[i - 1] == UNKNOWN;
       if (!known[i]) {
         continue;
       }
@@ -204,6 +232,7 @@ public final class WriteAttribution {
       first = i + 1;
     }
     long worstSingle = giveLinksToTheirEnds(samples);
+    exact &= keepStagesWithLinksThatBlameNobody(worstSingle, samples);
     if (!exact) {
       attributeSharedStages(worstSingle, samples);
     }
@@ -233,11 +262,28 @@ public final class WriteAttribution {
       }
     }
     for (int i = 0; i < nodes; i++) {
-      if (single[i]) {
+      if (single[i] && !withLink[i]) {
         worstSingle = Math.max(worstSingle, samples[i]);
       }
     }
     return worstSingle;
+  }
+
+  /**
+   * Keeps the sample of a stage that holds the link into it only where it blames nobody (see
+   * above); returns whether every such sample was kept.
+   */
+  private boolean keepStagesWithLinksThatBlameNobody(long worstSingle, long[] samples) {
+    boolean kept = true;
+    for (int i = 0; i < nodes; i++) {
+      if (withLink[i] && single[i] && samples[i] > worstSingle) {
+        samples[i] = NO_EVIDENCE;
+        own[i] = NO_EVIDENCE;
+        single[i] = false;
+        kept = false;
+      }
+    }
+    return kept;
   }
 
   /**
@@ -258,7 +304,8 @@ public final class WriteAttribution {
       if (first < i) {
         long service = stageService[i];
         int suspect = -1;
-        int suspects = 0;
+        // A link into the stage not told apart is a suspect the caller cannot know fast.
+        int suspects = withLink[first] ? 1 : 0;
         for (int j = first; j <= i; j++) {
           if (service <= worstSingle) {
             samples[j] = service;
@@ -267,7 +314,7 @@ public final class WriteAttribution {
             suspects++;
           }
         }
-        if (suspects == 1) {
+        if (suspects == 1 && suspect >= 0) {
           samples[suspect] = service;
         }
       }

@@ -178,6 +178,14 @@ final class AckReader implements Runnable {
    * downstream's.
    */
   private void record(PipelineAck ack, Packet acked, long now) {
+    if (ctx.config.useDataNodeReports()) {
+      // Even where this packet's reports are not used: its link's time is then in the next stage.
+      for (int i = 0; i + 1 < samples.length; i++) {
+        if (AckReport.version(ack.getHeaderFlag(i)) == 2) {
+          attribution.tellsLinks(i);
+        }
+      }
+    }
     if (ctx.config.useDataNodeReports() && !acked.lastInBlock && !acked.syncRequested()) {
       AckReport.downstreamTimes(ack, downstream);
       AckReport.blockedTimes(ack, blocked);

@@ -226,6 +226,50 @@ class WriteAttributionTest {
   }
 
   @Test
+  void aForwardWhoseBlockedTimeIsMissingLeavesTheNextDataNodeWithoutEvidence() {
+    // DN1 tells its link apart on packet 1, not on packet 2 (its ack read before its forward's
+    // end was noted): DN2's stage then holds the link's 10 000, and is nobody's.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    long[][] second = ackV2(a, 500, 24_900, DOWN_2, new long[] {100, U});
+    // DN2: 24 900 - max(12 900, 14 000) = 10 900, larger than DN0's 500 and DN1's 900.
+    assertArrayEquals(new long[] {500, 900, NO_EVIDENCE}, second[0]);
+    assertEquals(NO_EVIDENCE, a.ownService(2));
+    // Packet 3, sent 1 000, DN1's blocked time missing again: DN0 forwards at 1 700, DN1 at
+    // 25 400, DN2 acks at 25 900. DN2's 25 900 - max(25 400, 24 900) = 500 blames nobody: kept.
+    long[][] third = ackV2(a, 1_000, 25_900, new long[] {24_200, 500}, new long[] {100, U});
+    // DN0: 1 700 - max(1 000, 1 700); DN1: 25 400 - max(1 800, 12 900).
+    assertArrayEquals(new long[] {0, 12_500, 500}, third[0]);
+  }
+
+  @Test
+  void aDataNodeKnownToTellLinksIsReadSoFromTheFirstPacket() {
+    // DN1's report is version 2, but the first packet lacks its blocked time: DN2's stage holds
+    // the link's 10 000 already, before DN1 ever told one apart.
+    WriteAttribution a = new WriteAttribution(3);
+    a.tellsLinks(1);
+    long[][] first = ackV2(a, 0, 14_000, DOWN_1, new long[] {100, U});
+    // DN0: 1 000; DN1: 2 000 - 1 100; DN2: 14 000 - 2 000 = 12 000, larger than both.
+    assertArrayEquals(new long[] {1_000, 900, NO_EVIDENCE}, first[0]);
+    WriteAttribution unknown = new WriteAttribution(3);
+    assertArrayEquals(new long[] {1_000, 900, 12_000},
+        ackV2(unknown, 0, 14_000, DOWN_1, new long[] {100, U})[0], "read as version 1");
+  }
+
+  @Test
+  void aSharedStageHoldingAnUntoldLinkIsNobodys() {
+    // Packet 2 carries DN0's times only (a last packet, say), without its blocked time: the
+    // stage of DN1 and DN2 holds the link into DN1 too. DN2 is known fast, but the link may be
+    // the slow one: the stage goes to nobody, not to DN1.
+    WriteAttribution a = new WriteAttribution(3);
+    ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
+    a.knownFast(2, true);
+    long[][] second = ackV2(a, 500, 24_900, new long[] {23_300, U}, new long[] {U, U});
+    // DN0: 1 600 - max(500, 1 100); DN1 and DN2: 24 900 - max(1 600, 14 000) = 10 900 > 500.
+    assertArrayEquals(new long[] {500, NO_EVIDENCE, NO_EVIDENCE}, second[0]);
+  }
+
+  @Test
   void aLinkNotJudgedYetIsNobodys() {
     // Until the caller's vote names an end, the link's time is reported but given to nobody.
     WriteAttribution a = new WriteAttribution(3);
