@@ -1,10 +1,5 @@
 package io.curtail.jmh;
 
-import io.curtail.client.policy.Slowness;
-import io.curtail.client.policy.WriteAttribution;
-import io.curtail.client.track.NodeId;
-import io.curtail.client.track.SlowLinks;
-import io.curtail.client.write.PipelineLinks;
 import io.curtail.datanode.report.AckReports;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
@@ -25,7 +19,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -44,9 +37,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * Each baseline is only part of a DataNode's work per packet (it also reads the packet from one
  * socket and writes it to another, writes checksums, and flushes), so the plugin's cost as a
  * fraction of a baseline is an upper bound on its share of the DataNode's write throughput.
- * And what the client's ack reader does with the reports of one ack's links ({@code ackLinks}:
- * a healthy 3-DataNode pipeline's link times recorded and judged, against the JVM's slow links;
- * {@code ackLinksTwoWriters}: two pipelines of one JVM at once, sharing that vote).
  * Run: {@code java -jar bench/target/benchmarks.jar AckReports}.
  */
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
@@ -85,54 +75,6 @@ public class AckReportsBenchmark {
     r.replies[2] = 0;
     reports.report(name, r.replies);
     return r.replies;
-  }
-
-  /** One ack's links through a client's ack reader: recorded, and judged as often as it does. */
-  @Benchmark
-  public PipelineLinks ackLinks(Writer w) {
-    return w.ack(System.nanoTime());
-  }
-
-  /** The same, two writers of one JVM at once: the JVM's vote on slow links is shared. */
-  @Benchmark
-  @Threads(2)
-  public PipelineLinks ackLinksTwoWriters(Writer w) {
-    return w.ack(System.nanoTime());
-  }
-
-  /** The JVM's vote on slow links, shared by every writer as a client's runtime shares it. */
-  static final SlowLinks SLOW_LINKS = new SlowLinks(300_000_000_000L, 1024);
-
-  /** One writer's healthy pipeline of three DataNodes, its acks' link times cycling. */
-  @State(Scope.Thread)
-  public static class Writer {
-    final long[] cycle = new long[128];
-    final long[] links = new long[3];
-    final long[] own = {300_000, 400_000, 350_000};
-    final WriteAttribution attribution = new WriteAttribution(3);
-    PipelineLinks pipeline;
-    int next;
-
-    @Setup
-    public void start() {
-      Random random = new Random(ThreadLocalRandom.current().nextLong());
-      for (int i = 0; i < cycle.length; i++) {
-        cycle[i] = 20_000 + random.nextInt(200_000); // a healthy forward: tens of microseconds
-      }
-      int base = random.nextInt(200);
-      NodeId[] ids = {NodeId.of("10.0.0." + base + ":9866"),
-          NodeId.of("10.0.0." + (base + 1) + ":9866"), NodeId.of("10.0.0." + (base + 2) + ":9866")};
-      pipeline = new PipelineLinks(ids, new Slowness(3, 5_000_000, 20), SLOW_LINKS, 100);
-      links[2] = WriteAttribution.NO_EVIDENCE;
-    }
-
-    PipelineLinks ack(long now) {
-      links[0] = cycle[next++ & 127];
-      links[1] = cycle[next++ & 127];
-      pipeline.record(links, own);
-      pipeline.judge(now, attribution);
-      return pipeline;
-    }
   }
 
   /** The least a DataNode does with a packet's data: check its CRC32C. */

@@ -31,12 +31,11 @@ import java.util.List;
  * leaves the link itself ({@link #linkToLeave}). When the vote changes, the link's time stops
  * going where it went.
  *
- * <p>The ack reader's own: not thread-safe. Public for the microbenchmark of its per-ack cost
- * ({@code AckReportsBenchmark}).
+ * <p>The ack reader's own: not thread-safe.
  */
-public final class PipelineLinks {
+final class PipelineLinks {
   /** Acks between two judgements: the most a verdict is late, in packets. */
-  public static final int JUDGE_EVERY = 8;
+  static final int JUDGE_EVERY = 8;
   private static final double MEDIAN = 0.5;
 
   private final NodeId[] ids;
@@ -53,7 +52,7 @@ public final class PipelineLinks {
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private int acks;
 
-  public PipelineLinks(NodeId[] ids, Slowness slowness, SlowLinks slowLinks, int window) {
+  PipelineLinks(NodeId[] ids, Slowness slowness, SlowLinks slowLinks, int window) {
     this.ids = ids.clone();
     this.slowness = slowness;
     this.slowLinks = slowLinks;
@@ -75,7 +74,7 @@ public final class PipelineLinks {
    * own service ({@code own[i]}, links left out), where the attribution told them apart, else
    * {@link WriteAttribution#NO_EVIDENCE}.
    */
-  public void record(long[] links, long[] own) {
+  void record(long[] links, long[] own) {
     for (int i = 0; i < ids.length; i++) {
       if (own[i] != WriteAttribution.NO_EVIDENCE) {
         ownWindows[i].record(own[i]);
@@ -92,7 +91,7 @@ public final class PipelineLinks {
    * votes the verdicts into the JVM's {@link SlowLinks}, and tells the attribution whose each
    * link's time is from now on. Returns whether it judged.
    */
-  public boolean judge(long now, WriteAttribution attribution) {
+  boolean judge(long now, WriteAttribution attribution) {
     // Every ack until the first verdict is possible, so that it comes as early as any other.
     if (++acks > slowness.minSamples() && acks % JUDGE_EVERY != 0) {
       return false;
@@ -142,7 +141,7 @@ public final class PipelineLinks {
    * interface is), or -1 if none. {@code out} is given each DataNode's own median service and,
    * at that position, the link's, for fail-fast to weigh the replacement.
    */
-  public int linkToLeave(List<LatencyStats> out) {
+  int linkToLeave(List<LatencyStats> out) {
     for (int i = 0; i + 1 < ids.length; i++) {
       if (whose[i] == SlowLinks.Whose.LINK) {
         out.clear();
