@@ -50,6 +50,11 @@ public final class Slowness {
     return minSamples;
   }
 
+  /** The same rule, judging from {@code samples} samples (at most this rule's own number). */
+  public Slowness withMinSamples(int samples) {
+    return new Slowness(factor, marginNanos, Math.min(samples, minSamples));
+  }
+
   /** Whether a DataNode with {@code samples} recent samples has enough to be judged. */
   public boolean judged(int samples) {
     return samples >= minSamples;

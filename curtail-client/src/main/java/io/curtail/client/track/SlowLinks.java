@@ -67,6 +67,12 @@ public final class SlowLinks {
     }
   }
 
+  /** Whether the link from {@code from} to {@code to} was found slow within the memory. */
+  public synchronized boolean knownSlow(NodeId from, NodeId to, long now) {
+    forgetBefore(now - memoryNanos);
+    return lastSlow.containsKey(new Link(from, to));
+  }
+
   /** The link from {@code from} to {@code to} was found not slow: it is forgotten. */
   public synchronized void fast(NodeId from, NodeId to) {
     lastSlow.remove(new Link(from, to));

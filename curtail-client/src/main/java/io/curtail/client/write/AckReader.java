@@ -1,6 +1,7 @@
 package io.curtail.client.write;
 
 import io.curtail.client.metrics.ClientMetrics;
+import io.curtail.client.policy.FailFast;
 import io.curtail.client.policy.FailFastDecision;
 import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
@@ -116,7 +117,8 @@ final class AckReader implements Runnable {
         learnWhoIsFast(stats);
         // Links first: downstream of a slow link a DataNode idles between packets, and its
         // samples then carry the ack's whole way back, a loaded machine's noise.
-        if ((pipelineLinks.judge(now, attribution) && leaveSlowLink()) || judge(stats, -1)) {
+        if ((pipelineLinks.judge(now, attribution) && leaveSlowLink())
+            || judge(stats, -1, ctx.failFast)) {
           return;
         }
       }
@@ -224,7 +226,7 @@ final class AckReader implements Runnable {
    */
   void check(long[] scratch, List<LatencyStats> stats) {
     statsOf(scratch, stats);
-    judge(stats, -1);
+    judge(stats, -1, ctx.failFast);
   }
 
   /**
@@ -234,7 +236,8 @@ final class AckReader implements Runnable {
    */
   private boolean leaveSlowLink() {
     int end = pipelineLinks.linkToLeave(linkStats);
-    return end >= 0 && judge(linkStats, end);
+    return end >= 0 && judge(linkStats, end,
+        pipelineLinks.onKnowledge(end) ? ctx.failFastOnKnownLink : ctx.failFast);
   }
 
   /**
@@ -244,13 +247,13 @@ final class AckReader implements Runnable {
    * that end is replaced, and as it is not slow itself, it is not avoided. Returns whether the
    * pipeline is stopped (by this call or earlier).
    */
-  private boolean judge(List<LatencyStats> stats, int linkEnd) {
+  private boolean judge(List<LatencyStats> stats, int linkEnd, FailFast failFast) {
     Pipeline.Targets t = pipeline.targets;
     if (!ctx.config.writeFailFastEnabled() || t.size() < 2) {
       return false;
     }
     long acked = queue.bytesAcked();
-    FailFastDecision decision = ctx.failFast.decide(stats, acked, streamer.layout.packetBytes,
+    FailFastDecision decision = failFast.decide(stats, acked, streamer.layout.packetBytes,
         streamer.layout.packetsLeftInBlock(acked), streamer.repair.abortedAttempts());
     // The clock only once replacing pays: a healthy pipeline's acks never read it.
     if (!decision.replace() || (linkEnd >= 0 && decision.replaceIndex() != linkEnd)

@@ -36,6 +36,12 @@ import java.util.List;
 final class PipelineLinks {
   /** Acks between two judgements: the most a verdict is late, in packets. */
   static final int JUDGE_EVERY = 8;
+  /**
+   * Samples that confirm a link the JVM already found slow (another pipeline judged it, within
+   * the memory of {@link SlowLinks}): that pipeline paid for the full number, and a new one
+   * through the link would otherwise pay again, a packet at the link's pace each.
+   */
+  static final int KNOWN_LINK_SAMPLES = 4;
   private static final double MEDIAN = 0.5;
 
   private final NodeId[] ids;
@@ -48,6 +54,10 @@ final class PipelineLinks {
   private final LatencyStats[] own;
   /** The vote on each link at the last judgement; null where not judged or not slow. */
   private final SlowLinks.Whose[] whose;
+  /** Links found slow at the last judgement on the JVM's knowledge and few samples. */
+  private final boolean[] onKnowledge;
+  /** The rule of slowness judging from {@link #KNOWN_LINK_SAMPLES}. */
+  private final Slowness confirming;
   private final LatencyStats[] linkStats;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private int acks;
@@ -62,6 +72,8 @@ final class PipelineLinks {
     this.ownWindows = new LatencyWindow[n];
     this.own = new LatencyStats[n];
     this.whose = new SlowLinks.Whose[n];
+    this.onKnowledge = new boolean[n];
+    this.confirming = slowness.withMinSamples(KNOWN_LINK_SAMPLES);
     this.linkStats = new LatencyStats[n];
     for (int i = 0; i < n; i++) {
       linkWindows[i] = new LatencyWindow();
@@ -97,10 +109,14 @@ final class PipelineLinks {
       return false;
     }
     long fastest = Long.MAX_VALUE;
+    long fastestConfirming = Long.MAX_VALUE;
     for (int i = 0; i < ids.length; i++) {
       own[i] = ownWindows[i].stats(window, MEDIAN, scratch);
       if (slowness.judged(own[i])) {
         fastest = Math.min(fastest, own[i].percentileNanos());
+      }
+      if (confirming.judged(own[i])) {
+        fastestConfirming = Math.min(fastestConfirming, own[i].percentileNanos());
       }
     }
     boolean anySlow = false;
@@ -109,15 +125,24 @@ final class PipelineLinks {
     for (int i = ids.length - 2; i >= 0; i--) {
       linkStats[i] = linkWindows[i].stats(window, MEDIAN, scratch);
       whose[i] = null;
-      if (!slowness.judged(linkStats[i]) || fastest == Long.MAX_VALUE
-          || whose[i + 1] != null) {
+      onKnowledge[i] = false;
+      if (whose[i + 1] != null) {
         continue;
       }
-      if (slowness.slower(linkStats[i].percentileNanos(), fastest)) {
+      boolean judged = slowness.judged(linkStats[i]) && fastest != Long.MAX_VALUE;
+      // Too few samples for the rule, but enough to confirm what the JVM knows; too few to clear
+      // it, so a link that does not look slow on them is not forgotten.
+      boolean confirms = !judged && confirming.judged(linkStats[i])
+          && fastestConfirming != Long.MAX_VALUE && slowLinks.knownSlow(ids[i], ids[i + 1], now);
+      if (!judged && !confirms) {
+        continue;
+      }
+      if (slowness.slower(linkStats[i].percentileNanos(), judged ? fastest : fastestConfirming)) {
         slowLinks.slow(ids[i], ids[i + 1], now);
         whose[i] = SlowLinks.Whose.LINK;
+        onKnowledge[i] = confirms;
         anySlow = true;
-      } else {
+      } else if (judged) {
         slowLinks.fast(ids[i], ids[i + 1]);
       }
     }
@@ -154,4 +179,12 @@ final class PipelineLinks {
     return -1;
   }
 
+  /**
+   * Whether the link at {@code position}, to leave, was found slow on the JVM's knowledge and
+   * {@link #KNOWN_LINK_SAMPLES} samples: the statistics {@link #linkToLeave} gave are then to be
+   * weighed by a fail-fast policy judging from as few.
+   */
+  boolean onKnowledge(int position) {
+    return onKnowledge[position];
+  }
 }

@@ -96,6 +96,8 @@ public final class WriteContext implements AutoCloseable {
   final SocketFactory sockets;
   final Slowness slowness;
   final FailFast failFast;
+  /** The same policy weighing a link the JVM knew slow, on few samples ({@link PipelineLinks}). */
+  final FailFast failFastOnKnownLink;
   /** Stock's rules for a pipeline that lost a DataNode, from the client's configuration. */
   final ReplaceOnFailure replaceOnFailure;
   final int maxPacketsInFlight;
@@ -136,6 +138,9 @@ public final class WriteContext implements AutoCloseable {
         Slowness.minSamples(config.slownessPercentile(), config.writeWindowPackets()));
     this.failFast = new FailFast(slowness, config.writeFailFastMaxAttempts(),
         config.reconstructionMinTimeoutNanos());
+    this.failFastOnKnownLink = new FailFast(
+        slowness.withMinSamples(PipelineLinks.KNOWN_LINK_SAMPLES),
+        config.writeFailFastMaxAttempts(), config.reconstructionMinTimeoutNanos());
     this.maxPacketsInFlight = client.getConf().getWriteMaxPackets();
     this.maxPipelineRecoveryRetries = Math.max(1,
         HadoopApi.maxPipelineRecoveryRetries(client.getConf(), conf));

@@ -25,6 +25,14 @@ class SlowLinksTest {
   }
 
   @Test
+  void aLinkIsKnownSlowOneWayWithinTheMemoryOnly() {
+    links.slow(A, B, 0);
+    assertEquals(true, links.knownSlow(A, B, MEMORY));
+    assertEquals(false, links.knownSlow(B, A, 0), "the other way is another link");
+    assertEquals(false, links.knownSlow(A, B, MEMORY + 1), "forgotten");
+  }
+
+  @Test
   void aReceiverSlowItselfHasItsBackPressureBlamedOnIt() {
     links.slow(A, B, 0);
     links.slow(A, C, 0); // even if A looks like the common end

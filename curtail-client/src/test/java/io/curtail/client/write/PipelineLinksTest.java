@@ -65,6 +65,40 @@ class PipelineLinksTest {
   }
 
   @Test
+  void aLinkTheJvmKnowsSlowIsLeftByTheNextPipelineOnFourSamples() {
+    acks(20, 300, 30, 20_000); // this pipeline judges B -> C slow on the rule's 20 samples
+    PipelineLinks next =
+        new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
+    feed(next, PipelineLinks.KNOWN_LINK_SAMPLES - 1, 20_000);
+    assertEquals(-1, next.linkToLeave(leave), "3 samples: too few even to confirm");
+    feed(next, 1, 20_000);
+    assertEquals(1, next.linkToLeave(leave), "the fourth confirms what the JVM knew");
+    assertTrue(next.onKnowledge(1), "weighed on few samples");
+    assertEquals(PipelineLinks.KNOWN_LINK_SAMPLES, leave.get(1).samples());
+  }
+
+  @Test
+  void fourSamplesNeitherJudgeAnUnknownLinkNorClearAKnownOne() {
+    feed(links, PipelineLinks.KNOWN_LINK_SAMPLES, 20_000);
+    assertEquals(-1, links.linkToLeave(leave), "nothing known: the rule's 20 samples needed");
+    acks(16, 300, 30, 20_000); // judged slow on 20
+    PipelineLinks next =
+        new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
+    feed(next, PipelineLinks.KNOWN_LINK_SAMPLES, 40);
+    assertEquals(-1, next.linkToLeave(leave), "a fast link on four samples is not left");
+    assertEquals("SlowLinks[b:1->c:1]", jvm.toString(), "nor forgotten on so few");
+  }
+
+  /** Feeds {@code to} {@code acks} acks of healthy DataNodes with B -> C taking {@code bcUs}. */
+  private static void feed(PipelineLinks to, int acks, long bcUs) {
+    WriteAttribution attribution = new WriteAttribution(3);
+    for (int k = 0; k < acks; k++) {
+      to.record(new long[] {30 * US, bcUs * US, NONE}, new long[] {300 * US, 300 * US, 300 * US});
+      to.judge(k, attribution);
+    }
+  }
+
+  @Test
   void onceThereAreEnoughSamplesOnlyEveryEighthAckIsJudged() {
     assertEquals(20 + 2, acks(20 + 16, 300, 30, 40));
   }
