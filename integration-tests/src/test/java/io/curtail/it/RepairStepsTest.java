@@ -247,8 +247,13 @@ class RepairStepsTest {
    * HDFS promises a new reader), and every visible byte right.
    *
    * <p>And the newcomer, once the new pipeline is set up and before the NameNode hears of it
-   * (so before any reader can ask it), shows at least what every survivor shows: it was copied
-   * from the one furthest down the pipeline, which holds every byte the others made visible.
+   * (so before any reader can ask it), shows at least what the least of the survivors shows, so
+   * the least over the replicas (Curtail's visible length) cannot go back when it is listed. It
+   * was copied from a frozen survivor, the one furthest down among those not judged slow: that one
+   * holds every byte the others made visible, and then the newcomer shows as much as any. When
+   * the one furthest down was judged slow, an upstream survivor is the source, and the newcomer
+   * can show less than the one furthest down (not what was hflushed, which every replica holds):
+   * printed, as stock's readers may see that, which HDFS allows.
    *
    * <p>Each time the reader opens the file with Curtail too, whose visible length must never go
    * below an earlier open's. Stock's may, and is only printed: HDFS does not promise it, even
@@ -365,24 +370,27 @@ class RepairStepsTest {
 
   /**
    * What the DataNodes of the new pipeline {@code opened} show of {@code p}'s last block, the
-   * newcomer (the one {@code before} lacks) first; "behind: …" if a survivor shows more.
+   * newcomer (the one {@code before} lacks) first; "behind: …" if it shows less than every
+   * survivor.
    */
   private static String visibleLengths(Path p, List<String> before, List<String> opened) {
     try {
       ExtendedBlock last = stock.getClient().getLocatedBlocks(p.toString(), 0)
           .getLastLocatedBlock().getBlock();
       long newcomer = -1;
-      long survivors = 0;
+      long least = Long.MAX_VALUE;
+      long most = 0;
       for (String dn : opened) {
         long visible = cluster.dataNode(index(dn)).getFSDataset().getReplicaVisibleLength(last);
         if (before.contains(dn)) {
-          survivors = Math.max(survivors, visible);
+          least = Math.min(least, visible);
+          most = Math.max(most, visible);
         } else {
           newcomer = visible;
         }
       }
-      return (newcomer < survivors ? "behind: " : "") + "shows " + newcomer
-          + ", the survivors at most " + survivors;
+      return (newcomer < least ? "behind: " : "") + "shows " + newcomer
+          + ", the survivors " + least + " to " + most;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -66,6 +66,7 @@ class SlowKindsTest {
       SeededData.write(out, seed, length);
     }
     long nanos = System.nanoTime() - start;
+    cluster.awaitReplicas(fs, p, dataNodes.length); // the others come with block reports
     TreeSet<Integer> expected = new TreeSet<>();
     Arrays.stream(dataNodes).forEach(expected::add);
     assertEquals(expected, new TreeSet<>(cluster.replicas(fs, p).get(0)),

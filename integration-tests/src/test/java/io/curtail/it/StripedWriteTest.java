@@ -32,8 +32,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Erasure-coded (RS-3-2-1024k) writes through Curtail's file system on five DataNodes, where every
- * block group has an internal block on every DataNode. Curtail does not write striped files
+ * Erasure-coded (RS-3-2-1024k) writes through Curtail's file system on five live DataNodes, where
+ * every block group has an internal block on every DataNode (a sixth is held stopped as the spare
+ * a reconstruction needs). Curtail does not write striped files
  * itself yet (issue 36): they get stock's striped stream. These experiments are the baseline a
  * striped writer that lets a lagging streamer go must change, and check on this cluster the
  * NameNode behaviour such a writer would rely on:
@@ -42,8 +43,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *   <li>one DataNode's disk slowed, stock's stream waits for its streamer (the write takes at
  *       least the slow disk's time) and keeps all five: it lets a streamer go only when it fails;
  *   <li>one DataNode failing every write (its disk full), stock lets that streamer go, the group
- *       completes with four internal blocks, and once the DataNode heals the NameNode
- *       reconstructs the fifth on it, the one DataNode free to take it: fsck healthy again.
+ *       completes with four internal blocks, and once a DataNode is free to take it the
+ *       NameNode reconstructs the fifth: fsck healthy again.
  * </ul>
  * (A streamer timed out on a live DataNode whose disk froze past the ack timeout took the same
  * path when run alone, but whether a group's streamer times out depends on when the freeze
@@ -54,6 +55,11 @@ class StripedWriteTest {
   private static final int MIB = 1024 * 1024;
   private static final String POLICY = "RS-3-2-1024k";
   private static final int GROUP_WIDTH = 5;
+  /**
+   * The DataNode held stopped (known dead to the NameNode) while files are written, so that every
+   * group spans the other five, and started for a reconstruction to have a free target.
+   */
+  private static final int SPARE = GROUP_WIDTH;
   /** Internal blocks of 2 cells: a block group of RS-3-2 holds 6 MiB of data. */
   private static final long BLOCK = 2 * MIB;
   /**
@@ -66,15 +72,18 @@ class StripedWriteTest {
   private static final Duration SLOW_PACKET = Duration.ofMillis(60);
   @RegisterExtension
   static final FaultyClusterExtension CLUSTER =
-      new FaultyClusterExtension(b -> b.dataNodes(GROUP_WIDTH).blockSize(BLOCK));
+      new FaultyClusterExtension(b -> b.dataNodes(GROUP_WIDTH + 1).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem stock;
   private static int fileNo;
+  /** Starts {@link #SPARE} again when closed. */
+  private static Fault spareStopped;
 
   @BeforeAll
   static void policy() throws IOException {
     cluster = CLUSTER.cluster();
     stock = CLUSTER.stock();
+    spareStopped = cluster.stopKnownDead(SPARE);
     stock.enableErasureCodingPolicy(POLICY);
     stock.mkdirs(new Path("/ec"));
     stock.setErasureCodingPolicy(new Path("/ec"), POLICY);
@@ -169,10 +178,12 @@ class StripedWriteTest {
 
   /**
    * Stock's path for a failed streamer, which a dropped slow one would take: the group completes
-   * with four internal blocks, the failed DataNode keeps a stale partial replica, and after it
-   * heals the NameNode reconstructs the missing internal block. With five DataNodes for a group
-   * of five, the failed DataNode is the only target, so this also shows the stale replica does not
-   * stand in the way.
+   * with four internal blocks, the failed DataNode keeps a stale partial replica, and once a
+   * DataNode is free the NameNode reconstructs the missing internal block. The spare is that
+   * DataNode: with only the five a group spans, the failed one would be the only target, and the
+   * NameNode will not place a block on a DataNode it holds a corrupt (stale) replica of, nor
+   * delete that replica while the group is short, so whether it ever reconstructs depends on
+   * which it hears of first (in a loaded CI run one group stayed short for 90 s).
    */
   @Test
   @Order(3)
@@ -186,8 +197,8 @@ class StripedWriteTest {
   /**
    * Writes a file with {@code fault} on DataNode {@code dn}, lifted once the file is closed;
    * checks every group was left one internal block short (not lost: fsck healthy), then that the
-   * NameNode reconstructs it on {@code dn}, fsck clean, every byte read back each time. Returns
-   * the write's time.
+   * NameNode reconstructs it once the spare is back, fsck clean, every byte read back each time.
+   * Returns the write's time.
    */
   private static long letGoAndReconstructed(Path p, long seed, int dn, Supplier<Fault> fault)
       throws Exception {
@@ -208,12 +219,9 @@ class StripedWriteTest {
     assertTrue(fsckAtClose.contains("HEALTHY") && fsckAtClose.matches(
         "(?s).*Under-erasure-coded block groups:\\s+[1-9].*"), fsckAtClose);
     long began = System.nanoTime();
+    spareStopped.close();
     FaultyCluster.awaitReplication(stock, p, GROUP_WIDTH, Duration.ofSeconds(90));
     long reconstructedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
-    for (List<Integer> group : cluster.replicas(stock, p)) {
-      assertTrue(group.contains(dn), "reconstructed elsewhere than on DataNode " + dn
-          + ", the only one free: " + group);
-    }
     SeededData.verify(stock, p, seed, LENGTH);
     String fsck = fsck(p);
     assertTrue(fsck.startsWith("rc=0")

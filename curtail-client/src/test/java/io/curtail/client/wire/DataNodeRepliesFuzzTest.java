@@ -89,7 +89,7 @@ class DataNodeRepliesFuzzTest {
     return b;
   }
 
-  @FuzzTest(maxDuration = "10s")
+  @FuzzTest(maxDuration = "5s")
   void aReadMeetsWhateverTheDataNodeSends(FuzzedDataProvider in) {
     boolean channel = in.consumeBoolean();
     byte[] reply;

@@ -20,7 +20,7 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
  * which could replace a healthy DataNode.
  */
 class AckFuzzTest {
-  @FuzzTest(maxDuration = "10s")
+  @FuzzTest(maxDuration = "5s")
   void acksOfAnyBytesAreRefusedOrAttributedWithinThePacketsTime(FuzzedDataProvider in) {
     int nodes = in.consumeInt(1, 4);
     WriteAttribution attribution = new WriteAttribution(nodes);

@@ -16,7 +16,7 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
  * DataNode's own header.
  */
 class AckReportsFuzzTest {
-  @FuzzTest(maxDuration = "10s")
+  @FuzzTest(maxDuration = "5s")
   void reportsNeverBreakAnAckWhateverTheyMeet(FuzzedDataProvider in) {
     AtomicLong now = new AtomicLong(in.consumeLong());
     AckReports reports = new AckReports(now::get);
