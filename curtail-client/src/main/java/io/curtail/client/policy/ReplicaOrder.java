@@ -9,9 +9,11 @@ import java.util.Arrays;
  * <p>The rule: a replica is <em>demoted</em> when its DataNode is busy, or known to be slow by
  * any measure the caller gives (the median or tail of its packet times, the median of its times
  * to first byte): the replica's value {@link Slowness#slower} than the fastest judged replica's
- * by the same measure. Demoted replicas go after the others, and busy ones after all; within
- * each group the NameNode's order stands, so its locality and rack choices still break ties and
- * a replica the JVM knows nothing of is never pushed back. Pure.
+ * by the same measure. Demoted replicas go after the others, and busy ones after all; a replica
+ * the NameNode reports loaded ({@link ReportedLoad}) goes after those with nothing against them
+ * but before the demoted, as a heartbeat's count is a proxy and the JVM's own measurements are
+ * not. Within each group the NameNode's order stands, so its locality and rack choices still
+ * break ties and a replica the JVM knows nothing of is never pushed back. Pure.
  */
 public final class ReplicaOrder {
   private final Slowness slowness;
@@ -59,18 +61,20 @@ public final class ReplicaOrder {
 
   /** The rank of a replica nothing demotes. */
   public static final int FIRST = 0;
-  /** The rank of a replica known slow, or loaded in the NameNode's view. */
-  public static final int DEMOTED = 1;
+  /** The rank of a replica the NameNode reports loaded, and the JVM does not know slow. */
+  public static final int LOADED = 1;
+  /** The rank of a replica the JVM knows slow. */
+  public static final int DEMOTED = 2;
   /**
    * The rank of a replica whose DataNode says it is busy: it asked clients to stay away, so it
    * comes after replicas that are merely slow or loaded (when every replica is demoted, the
    * NameNode's order would otherwise put it first as often as not).
    */
-  public static final int BUSY = 2;
+  public static final int BUSY = 3;
 
   /**
-   * Indices into the NameNode's replica list by {@code rank} ({@link #FIRST}, {@link #DEMOTED},
-   * {@link #BUSY}), lower first; within a rank the NameNode's order stands.
+   * Indices into the NameNode's replica list by {@code rank} ({@link #FIRST}, {@link #LOADED},
+   * {@link #DEMOTED}, {@link #BUSY}), lower first; within a rank the NameNode's order stands.
    */
   public static int[] order(int[] rank) {
     int n = rank.length;
@@ -84,7 +88,7 @@ public final class ReplicaOrder {
       }
     }
     if (k != n) {
-      throw new IllegalArgumentException("ranks must be FIRST, DEMOTED or BUSY; got "
+      throw new IllegalArgumentException("ranks must be FIRST, LOADED, DEMOTED or BUSY; got "
           + Arrays.toString(rank));
     }
     return out;

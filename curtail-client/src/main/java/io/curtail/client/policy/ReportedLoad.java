@@ -10,13 +10,20 @@ package io.curtail.client.policy;
  * arrive times how long each takes, so under the same share of reads a slow DataNode (throttled,
  * a slow disk, slow to open) holds more of them open than its peers; and one that many readers
  * are queued on is slow to the next. A count says nothing about a DataNode alone (a busy but
- * healthy one serves many), so a replica is judged only against the block's least-loaded one.
+ * healthy one serves many), so a replica is judged against the block's <em>typical</em> replica:
+ * the median of their counts (the upper one of an even number), itself included.
+ *
+ * <p>Not against the least loaded: a DataNode that readers avoid shows few transfers because it
+ * is avoided, so beside it every healthy replica would look loaded, and a client that trusted the
+ * count before its own packets would be sent to the very DataNode the others left. The median
+ * is never one outlier, low or high; with two replicas it is the larger, so the rule then marks
+ * nothing: two counts cannot tell a loaded DataNode from an avoided one.
  *
  * <p>The rule: a replica is <em>loaded</em> when its DataNode's reported transfers are at least
- * {@code factor} times those of the block's least-loaded replica and at least {@code margin} more,
- * so that 2 against 1 (an idle DataNode counts its own listener thread) is not "loaded"; reports
- * older than {@code staleMillis} (the DataNode missed heartbeats; the NameNode itself calls a
- * DataNode stale after 30 s) or absent (time 0) are ignored, neither loaded nor the baseline.
+ * {@code factor} times the typical replica's and at least {@code margin} more, so that 3 against 1
+ * (an idle DataNode counts its own listener thread) is not "loaded"; reports older than
+ * {@code staleMillis} (the DataNode missed heartbeats; the NameNode itself calls a DataNode stale
+ * after 30 s) or absent (time 0) are ignored, neither loaded nor counted in the typical one.
  * Times are the NameNode's wall clock against the client's: a client whose clock runs ahead by
  * more than {@code staleMillis} ignores every report (the rule is then off, never wrong), one
  * that runs behind takes reports from "the future" as fresh.
@@ -28,9 +35,10 @@ package io.curtail.client.policy;
  * cluster), they are compared with each other as usual.
  *
  * <p>It composes with the NameNode's own load-aware read order
- * ({@code dfs.namenode.read.considerLoad}): a loaded replica is only <em>demoted</em>, read after
- * the others with the NameNode's order kept within each group (see {@link ReplicaOrder}), so a
- * NameNode that already sorted by load sees its order unchanged. Pure, allocation-free.
+ * ({@code dfs.namenode.read.considerLoad}): a loaded replica is only read after the others, with
+ * the NameNode's order kept within each group (see {@link ReplicaOrder}), so a NameNode that
+ * already sorted by load sees its order unchanged; and before any the JVM measured slow, as a
+ * heartbeat's count is a proxy and the client's own packets are not. Pure, allocation-free.
  */
 public final class ReportedLoad {
   private final double factor;
@@ -38,7 +46,7 @@ public final class ReportedLoad {
   private final long staleMillis;
 
   /**
-   * @param factor how many times the least-loaded replica's transfers count as loaded (> 1)
+   * @param factor how many times the typical replica's transfers count as loaded (> 1)
    * @param margin how many more transfers it must also have (>= 1)
    * @param staleMillis reports older than this are ignored (> 0)
    */
@@ -72,16 +80,9 @@ public final class ReportedLoad {
     }
     int marked = 0;
     for (int i = 0; i < n; i++) {
-      if (!fresh(reportedAtMillis[i], nowMillis)) {
-        continue;
-      }
-      int least = Integer.MAX_VALUE; // the least-loaded fresh replica this one is compared with
-      for (int j = 0; j < n; j++) {
-        if (fresh(reportedAtMillis[j], nowMillis) && (onClientHost[j] || !onClientHost[i])) {
-          least = Math.min(least, Math.max(0, transfers[j]));
-        }
-      }
-      if (loaded(transfers[i], least)) {
+      if (fresh(reportedAtMillis[i], nowMillis)
+          && loaded(transfers[i], typical(i, transfers, reportedAtMillis, onClientHost,
+              nowMillis))) {
         loaded[i] = true;
         marked++;
       }
@@ -89,9 +90,47 @@ public final class ReportedLoad {
     return marked;
   }
 
-  /** Whether {@code transfers} is loaded beside the block's least-loaded replica's. */
-  boolean loaded(int transfers, int least) {
-    return transfers >= factor * least && (long) transfers - least >= margin;
+  /**
+   * The typical transfers replica {@code i} is compared with: the upper median over the fresh
+   * replicas it may be compared with (itself among them; only those on the client's host if it
+   * is). Selection by counting, as a block has a handful of replicas: no sort, no allocation.
+   */
+  private int typical(int i, int[] transfers, long[] reportedAtMillis, boolean[] onClientHost,
+      long nowMillis) {
+    int n = transfers.length;
+    int compared = 0;
+    for (int j = 0; j < n; j++) {
+      compared += comparable(i, j, reportedAtMillis, onClientHost, nowMillis) ? 1 : 0;
+    }
+    int rank = compared / 2; // 0-based from the least: the middle, or the upper of two middles
+    for (int j = 0; j < n; j++) {
+      if (!comparable(i, j, reportedAtMillis, onClientHost, nowMillis)) {
+        continue;
+      }
+      int below = 0;
+      int notAbove = 0;
+      for (int k = 0; k < n; k++) {
+        if (comparable(i, k, reportedAtMillis, onClientHost, nowMillis)) {
+          below += transfers[k] < transfers[j] ? 1 : 0;
+          notAbove += transfers[k] <= transfers[j] ? 1 : 0;
+        }
+      }
+      if (below <= rank && rank < notAbove) {
+        return Math.max(0, transfers[j]);
+      }
+    }
+    return Math.max(0, transfers[i]); // unreachable: i itself is comparable
+  }
+
+  /** Whether replica {@code j}'s report is one replica {@code i} is compared with. */
+  private boolean comparable(int i, int j, long[] reportedAtMillis, boolean[] onClientHost,
+      long nowMillis) {
+    return fresh(reportedAtMillis[j], nowMillis) && (onClientHost[j] || !onClientHost[i]);
+  }
+
+  /** Whether {@code transfers} is loaded beside the block's typical replica's. */
+  boolean loaded(int transfers, int typical) {
+    return transfers >= factor * typical && (long) transfers - typical >= margin;
   }
 
   /** Whether a report made at {@code reportedAtMillis} is recent enough to act on. */

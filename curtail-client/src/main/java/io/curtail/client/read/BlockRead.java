@@ -235,8 +235,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
 
   /**
    * Every few packets, and after a slow one: if the JVM now knows the DataNode being read to be
-   * slow (its replica demoted) while a replica not known slow is left, moves the rest of the read
-   * there. A hedge overtakes a packet slower than the threshold; this keeps a read from staying
+   * slow (by its own measurements, busy included) while a replica not known slow is left, moves
+   * the rest of the read there, to one the NameNode reports loaded if need be: the count is a
+   * heartbeat's proxy, the packets are measured. A hedge overtakes a packet slower than the threshold; this keeps a read from staying
    * where every packet is slow but under it, as on a slow disk serving each packet in tens of
    * milliseconds. The regular look takes the stream's plan, made again only once stale; after a
    * slow packet the look makes one from what the JVM knows now, so that a read leaves a slow disk
@@ -261,10 +262,10 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
       if (addr.equals(replicas[current].getXferAddr())) {
         at = i;
       } else {
-        better |= !fresh.demoted[i] && !stillFailed[i];
+        better |= !fresh.slow[i] && !stillFailed[i];
       }
     }
-    if (at < 0 || !fresh.demoted[at] || !better) {
+    if (at < 0 || !fresh.slow[at] || !better) {
       return;
     }
     LOG.debug("Leaving a DataNode known slow file={} block={} offset={} datanode={}", file,
@@ -347,6 +348,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     // primary took at least this long; without recording it, a DataNode that stalls after a fast
     // first packet (as throttled ones do) would never look slow.
     record(primaryTracker, starting, startTook, took, now);
+    ctx.overtaken(primaryTracker.node());
     Race.Winner<ReplicaReader> hedge = race.awaitHedge();
     primary.close();
     reader = hedge.reader;

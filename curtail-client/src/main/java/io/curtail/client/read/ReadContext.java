@@ -92,6 +92,10 @@ public final class ReadContext implements AutoCloseable {
   private final Scheduler scheduler;
   private final Periodic watchdog;
   private final Map<NodeId, HedgeBackoff> backoffs = new ConcurrentHashMap<>();
+  /** This client's packet count when a hedge last overtook a read from each DataNode. */
+  private final Map<NodeId, Long> overtakenAt = new ConcurrentHashMap<>();
+  /** Reads a hedge overtook: a plan made before the last one is stale. */
+  private final AtomicLong overtakes = new AtomicLong();
   /** Hedges in flight to each DataNode; taken on the watchdog thread only, given back anywhere. */
   private final Map<NodeId, AtomicInteger> hedgesInFlightTo = new ConcurrentHashMap<>();
   private final Map<NodeId, NodeTracker> readFrom = new ConcurrentHashMap<>();
@@ -234,6 +238,30 @@ public final class ReadContext implements AutoCloseable {
     backoffs.put(node, hedging.afterWin());
   }
 
+  /**
+   * A hedge overtook a read from {@code node}: the mirror of a lost hedge's backoff. The DataNode
+   * was slower than the threshold and than another replica, evidence the JVM's windows hold as
+   * one sample only (the read's time so far, a lower bound), too few to judge it by. So this
+   * client reads it last for the next {@code curtail.read.hedging.backoff.packets} packets
+   * ({@link #recentlyOvertaken}), and the plans it made before are stale: the next read of the
+   * same block (the next positional read of a file, say) does not begin there again.
+   */
+  void overtaken(NodeId node) {
+    overtakenAt.put(node, packets.get());
+    overtakes.incrementAndGet();
+  }
+
+  /** Whether a hedge overtook a read from {@code node} within the backoff's packets. */
+  boolean recentlyOvertaken(NodeId node) {
+    Long at = overtakenAt.get(node);
+    return at != null && packets.get() - at < config.readHedgingBackoffPackets();
+  }
+
+  /** How many reads a hedge overtook so far; a plan made before the last is stale. */
+  long overtakes() {
+    return overtakes.get();
+  }
+
   /** Whether a hedge may go to {@code node} now: it has fewer than its bound in flight. */
   boolean hedgeSlotFree(NodeId node) {
     AtomicInteger n = hedgesInFlightTo.get(node);
@@ -342,9 +370,16 @@ public final class ReadContext implements AutoCloseable {
    * threshold over the latencies of the other DataNodes this client reads from (paper §4.3),
    * remembered per DataNode while the client reads fewer than
    * {@code curtail.read.hedging.threshold.refresh.packets} packets: the load it follows moves
-   * slower than that, and a small read then costs a look-up, not a percentile. A packet from a
-   * replica the NameNode reports loaded ({@code reportedLoaded}) may be hedged sooner while the
-   * client knows too little to adapt ({@link Hedging#thresholdNanos(int, long, boolean)}).
+   * slower than that, and a small read then costs a look-up, not a percentile.
+   *
+   * <p>A client that has read too little from other DataNodes to adapt (its first reads) takes
+   * what the JVM knows of the DataNodes instead ({@link #poolKnown}): what other streams and
+   * file systems sharing the runtime measured is knowledge before its own first packet, and
+   * without it a client's first read of a slow DataNode waits the long bootstrap value. Such a
+   * threshold is not remembered: a packet waiting on a slow DataNode is judged again on every
+   * look, so it is hedged as soon as the JVM knows enough, not 16 of this client's packets on.
+   * A packet from a replica the NameNode reports loaded ({@code reportedLoaded}) may be hedged
+   * sooner while nothing is known ({@link Hedging#thresholdNanos(int, long, boolean)}).
    */
   long thresholdNanos(NodeTracker self, boolean reportedLoaded) {
     Threshold t = thresholds.get(self.node());
@@ -353,12 +388,16 @@ public final class ReadContext implements AutoCloseable {
       t = thresholds.get(self.node());
     }
     long now = packets.get();
-    if (now - t.atPacket >= config.thresholdRefreshPackets()) {
+    if (t.cold || now - t.atPacket >= config.thresholdRefreshPackets()) {
       synchronized (othersScratch) {
         int n = poolOthers(self);
+        if (n < config.readWindowPackets()) {
+          n = poolKnown(self);
+        }
         long p = LatencyStats.percentile(othersScratch, n, config.slownessPercentile());
         t.nanos = hedging.thresholdNanos(n, p, false);
         t.loadedNanos = hedging.thresholdNanos(n, p, true);
+        t.cold = n < config.readWindowPackets();
       }
       t.atPacket = now;
     }
@@ -374,6 +413,8 @@ public final class ReadContext implements AutoCloseable {
     /** The same for a replica the NameNode reports loaded. */
     volatile long loadedNanos;
     volatile long atPacket;
+    /** Whether it was computed from too few samples to adapt: then computed again each time. */
+    volatile boolean cold = true;
 
     /** Due for computing at once. */
     Threshold(long refreshPackets) {
@@ -398,6 +439,25 @@ public final class ReadContext implements AutoCloseable {
       if (t != self && n + config.readWindowPackets() <= othersScratch.length) {
         n += t.reads().copyLast(config.readWindowPackets(), othersScratch, n);
       }
+    }
+    return n;
+  }
+
+  /**
+   * {@link #poolOthers} over the DataNodes the JVM knows, as many as the scratch holds (up to
+   * {@value #MAX_COMPARED_NODES}, in no particular order): for a client that has not read from
+   * enough others itself. A cold path only, so walking the registry may allocate.
+   */
+  private int poolKnown(NodeTracker self) {
+    int n = 0;
+    for (NodeTracker t : runtime.registry().trackers()) {
+      if (t.node().equals(self.node())) {
+        continue;
+      }
+      if (n + config.readWindowPackets() > othersScratch.length) {
+        break;
+      }
+      n += t.reads().copyLast(config.readWindowPackets(), othersScratch, n);
     }
     return n;
   }

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A block's replicas in the order to read them ({@code ReplicaOrder}), each with this JVM's
  * tracker of its DataNode and whether it was demoted (busy, slow to deliver or to start, or
- * reported loaded by the NameNode, {@code ReportedLoad}: no hedge goes to it). Immutable. Made
- * once and reused by the reads of a block while the client reads fewer than
+ * reported loaded by the NameNode, {@code ReportedLoad}, which go before the others). Immutable.
+ * Made once and reused by the reads of a block while the client reads fewer than
  * {@code curtail.read.hedging.threshold.refresh.packets} packets (the knowledge it is made from
  * moves slower than that), so a small positional read does not recompute it.
  */
@@ -29,18 +29,21 @@ final class ReplicaPlan {
   final boolean[] demoted;
   /**
    * Whether each replica was demoted on the JVM's own knowledge (busy, slow to deliver or to
-   * start), the NameNode's load aside.
+   * start) or this client's (a hedge overtook a read from it lately), the NameNode's load aside.
    */
   final boolean[] slow;
-  /** Whether the NameNode reports each replica's DataNode loaded beside the block's least loaded. */
+  /** Whether the NameNode reports each replica's DataNode loaded beside the block's typical one. */
   final boolean[] loaded;
   /** What each replica is known to take (its packets' tail or typical start), 0 if unknown. */
   final long[] knownNanos;
   /** The client's packet count when it was made. */
   final long madeAtPacket;
+  /** How many reads the client had seen overtaken by a hedge when it was made. */
+  final long madeAtOvertakes;
 
   private ReplicaPlan(LocatedBlock block, DatanodeInfo[] replicas, NodeTracker[] trackers,
-      boolean[] demoted, boolean[] slow, boolean[] loaded, long[] knownNanos, long madeAtPacket) {
+      boolean[] demoted, boolean[] slow, boolean[] loaded, long[] knownNanos, long madeAtPacket,
+      long madeAtOvertakes) {
     this.block = block;
     this.replicas = replicas;
     this.trackers = trackers;
@@ -49,10 +52,12 @@ final class ReplicaPlan {
     this.loaded = loaded;
     this.knownNanos = knownNanos;
     this.madeAtPacket = madeAtPacket;
+    this.madeAtOvertakes = madeAtOvertakes;
   }
 
   /** The plan for {@code located} from what the JVM knows now. */
   static ReplicaPlan of(ReadContext ctx, LocatedBlock located) {
+    long overtakes = ctx.overtakes(); // before what it reflects: a later one makes this stale
     DatanodeInfo[] byNameNode = located.getLocations();
     int n = byNameNode.length;
     int window = ctx.config.readWindowPackets();
@@ -73,7 +78,7 @@ final class ReplicaPlan {
         packetTails.take(i, t.reads(), window, ctx.config.slownessPercentile(), scratch);
         starts.take(i, t.starts(), window, ReadContext.TYPICAL_PERCENTILE, scratch);
       }
-      demotedByNameNodeOrder[i] = t.busy(now);
+      demotedByNameNodeOrder[i] = t.busy(now) || ctx.recentlyOvertaken(t.node());
     }
     ctx.packetOrder.demoteSlow(packets.samples, packets.nanos, demotedByNameNodeOrder);
     ctx.startOrder.demoteSlow(starts.samples, starts.nanos, demotedByNameNodeOrder);
@@ -86,7 +91,8 @@ final class ReplicaPlan {
     int[] rank = new int[n];
     for (int i = 0; i < n; i++) {
       rank[i] = byNameNodeTrackers[i].busy(now) ? ReplicaOrder.BUSY
-          : demotedByNameNodeOrder[i] ? ReplicaOrder.DEMOTED : ReplicaOrder.FIRST;
+          : slowByNameNodeOrder[i] ? ReplicaOrder.DEMOTED
+          : loadedByNameNodeOrder[i] ? ReplicaOrder.LOADED : ReplicaOrder.FIRST;
     }
     int[] order = ReplicaOrder.order(rank);
     DatanodeInfo[] replicas = new DatanodeInfo[n];
@@ -106,7 +112,7 @@ final class ReplicaPlan {
       known[i] = Math.max(packetTails.known(k, ctx.tailOrder), starts.known(k, ctx.startOrder));
     }
     return new ReplicaPlan(located, replicas, trackers, demoted, slow, loaded, known,
-        ctx.packets());
+        ctx.packets(), overtakes);
   }
 
   /**
@@ -158,9 +164,13 @@ final class ReplicaPlan {
     }
   }
 
-  /** Whether the client has read few enough packets since this was made to use it again. */
+  /**
+   * Whether the client has read few enough packets since this was made to use it again, and no
+   * hedge has overtaken a read of it since.
+   */
   boolean fresh(ReadContext ctx) {
-    return ctx.packets() - madeAtPacket < ctx.config.thresholdRefreshPackets();
+    return ctx.packets() - madeAtPacket < ctx.config.thresholdRefreshPackets()
+        && ctx.overtakes() == madeAtOvertakes;
   }
 
   /**

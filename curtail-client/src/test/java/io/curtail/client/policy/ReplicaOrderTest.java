@@ -44,7 +44,18 @@ class ReplicaOrderTest {
     assertArrayEquals(new int[] {1, 2, 0}, ReplicaOrder.order(rank));
     rank = new int[] {ReplicaOrder.BUSY, ReplicaOrder.DEMOTED, ReplicaOrder.FIRST};
     assertArrayEquals(new int[] {2, 1, 0}, ReplicaOrder.order(rank));
-    assertThrows(IllegalArgumentException.class, () -> ReplicaOrder.order(new int[] {3}));
+    assertThrows(IllegalArgumentException.class, () -> ReplicaOrder.order(new int[] {4}));
+  }
+
+  @Test
+  void aLoadedReplicaComesBeforeOneTheJvmKnowsSlow() {
+    // The NameNode's count is a heartbeat's proxy; the JVM's packets are measured. A slow
+    // DataNode that readers left shows few transfers, so the healthy ones look loaded beside
+    // it: they must still come first.
+    int[] rank = {ReplicaOrder.DEMOTED, ReplicaOrder.LOADED, ReplicaOrder.FIRST};
+    assertArrayEquals(new int[] {2, 1, 0}, ReplicaOrder.order(rank));
+    rank = new int[] {ReplicaOrder.DEMOTED, ReplicaOrder.LOADED, ReplicaOrder.LOADED};
+    assertArrayEquals(new int[] {1, 2, 0}, ReplicaOrder.order(rank));
   }
 
   @Test

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The rule that reads a block's replicas by the load the NameNode reports, with its arithmetic
- * worked: factor 2, margin 4 transfers, reports stale after 30 s.
+ * worked: factor 2, margin 4 transfers over the block's typical (upper median) replica, reports
+ * stale after 30 s.
  */
 class ReportedLoadTest {
   private static final long NOW = 1_700_000_000_000L;
@@ -27,72 +28,92 @@ class ReportedLoadTest {
   }
 
   @Test
-  void aDataNodeServingManyMoreTransfersThanTheLeastLoadedIsLoaded() {
-    // Least 1 (an idle DataNode's listener). 9 >= 2 x 1 and 9 - 1 = 8 >= 4: loaded. 3 >= 2 x 1
-    // but 3 - 1 = 2 < 4: not.
+  void aDataNodeServingManyMoreTransfersThanTheTypicalReplicaIsLoaded() {
+    // Typical (the median of 9, 1, 2) 2. 9 >= 2 x 2 and 9 - 2 = 7 >= 4: loaded. 1 and 2 not.
     assertArrayEquals(new boolean[] {true, false, false},
-        loaded(new int[] {9, 1, 3}, fresh(3)));
+        loaded(new int[] {9, 1, 2}, fresh(3)));
   }
 
   @Test
-  void twoAgainstOneIsNotLoad() {
-    assertArrayEquals(new boolean[] {false, false}, loaded(new int[] {2, 1}, fresh(2)));
-    // The margin exactly: 5 - 1 = 4 and 5 >= 2: loaded; 4 - 1 = 3: not.
-    assertArrayEquals(new boolean[] {true, false}, loaded(new int[] {5, 1}, fresh(2)));
-    assertArrayEquals(new boolean[] {false, false}, loaded(new int[] {4, 1}, fresh(2)));
-  }
-
-  @Test
-  void busyButEvenDataNodesAreNotLoaded() {
-    // Least 20: loaded needs 40 (the factor) and 24 (the margin); 39 is neither loaded.
-    assertArrayEquals(new boolean[] {false, false, true},
-        loaded(new int[] {20, 39, 40}, fresh(3)));
-  }
-
-  @Test
-  void staleReportsAreNeitherLoadedNorTheBaseline() {
-    // The idle DataNode's report is 30.001 s old: ignored, so the least fresh load is 8, and 9
-    // is not loaded beside it. Exactly 30 s old is still fresh.
+  void theFactorAndTheMarginBothCount() {
+    // Typical 1. The margin exactly: 5 - 1 = 4 and 5 >= 2: loaded; 4 - 1 = 3: not.
+    assertArrayEquals(new boolean[] {true, false, false}, loaded(new int[] {5, 1, 1}, fresh(3)));
+    assertArrayEquals(new boolean[] {false, false, false}, loaded(new int[] {4, 1, 1}, fresh(3)));
+    // Typical 20: loaded needs 40 (the factor) and 24 (the margin); 39 is not.
     assertArrayEquals(new boolean[] {false, false, false},
-        loaded(new int[] {9, 0, 8}, NOW - 1_000, NOW - 30_001, NOW - 1_000));
-    assertArrayEquals(new boolean[] {true, false, true},
-        loaded(new int[] {9, 0, 8}, NOW - 1_000, NOW - 30_000, NOW - 1_000));
+        loaded(new int[] {20, 39, 20}, fresh(3)));
+    assertArrayEquals(new boolean[] {false, false, true},
+        loaded(new int[] {20, 20, 40}, fresh(3)));
+  }
+
+  @Test
+  void aReplicaReadersAvoidMakesNoOtherLookLoaded() {
+    // dn0 is slow and every client's reads left it: 1 transfer, the others 6 and 7. Against the
+    // least (1) both healthy ones would be loaded and a cold client sent to dn0; against the
+    // typical (6) nobody is.
+    assertArrayEquals(new boolean[] {false, false, false},
+        loaded(new int[] {1, 6, 7}, fresh(3)));
+  }
+
+  @Test
+  void twoReplicasNeverTellLoadedFromAvoided() {
+    // The typical of two is the larger: nothing is ever twice it.
+    assertArrayEquals(new boolean[] {false, false}, loaded(new int[] {50, 1}, fresh(2)));
+  }
+
+  @Test
+  void staleReportsAreNeitherLoadedNorCountedInTheTypical() {
+    // Fresh 12, 1, 2 and 1: the typical is the upper median, 2, and 12 is loaded. With the
+    // fourth report 30.001 s old it is left out: the typical of 12, 1, 2 is 2 still; with the
+    // second and fourth stale, the typical of 12 and 2 is 12, and nothing is loaded. Exactly
+    // 30 s old is still fresh.
+    assertArrayEquals(new boolean[] {true, false, false, false},
+        loaded(new int[] {12, 1, 2, 1}, fresh(4)));
+    assertArrayEquals(new boolean[] {false, false, false, false}, loaded(new int[] {12, 1, 2, 1},
+        NOW - 1_000, NOW - 30_001, NOW - 1_000, NOW - 30_001));
+    assertArrayEquals(new boolean[] {true, false, false, false}, loaded(new int[] {12, 1, 2, 1},
+        NOW - 1_000, NOW - 30_000, NOW - 1_000, NOW - 30_000));
     // A stale loaded DataNode is not judged either.
-    assertArrayEquals(new boolean[] {false, false},
-        loaded(new int[] {50, 1}, NOW - 60_000, NOW - 1_000));
+    assertArrayEquals(new boolean[] {false, false, false},
+        loaded(new int[] {50, 1, 1}, NOW - 60_000, NOW - 1_000, NOW - 1_000));
   }
 
   @Test
   void unknownReportTimesAndNoFreshReportMarkNothing() {
     assertArrayEquals(new boolean[] {false, false}, loaded(new int[] {50, 0}, 0, 0));
-    assertArrayEquals(new boolean[] {false, false},
-        loaded(new int[] {50, 0}, NOW - 40_000, NOW - 40_000));
+    assertArrayEquals(new boolean[] {false, false, false},
+        loaded(new int[] {50, 0, 0}, NOW - 40_000, NOW - 40_000, NOW - 40_000));
   }
 
   @Test
   void aReplicaOnTheClientsHostIsComparedOnlyWithOthersOnIt() {
-    boolean[] flags = new boolean[3];
-    // The local DataNode serves 12 beside remote ones' 1 and 2: not loaded, as nothing local is
-    // less loaded. A remote one at 9 is compared with all (least 1): loaded.
-    assertEquals(1, rule.markLoaded(new int[] {12, 1, 9}, fresh(3),
-        new boolean[] {true, false, false}, NOW, flags));
-    assertArrayEquals(new boolean[] {false, false, true}, flags);
-    // Every replica local (a test cluster): compared as usual.
-    flags = new boolean[3];
-    rule.markLoaded(new int[] {12, 1, 9}, fresh(3), new boolean[] {true, true, true}, NOW, flags);
-    assertArrayEquals(new boolean[] {true, false, true}, flags);
+    boolean[] flags = new boolean[4];
+    // The local DataNode serves 12 beside remote ones' 1, 1 and 9: not loaded, as it is compared
+    // only with itself. The remote one at 9 is compared with all four (typical 9): not loaded.
+    assertEquals(0, rule.markLoaded(new int[] {12, 1, 9, 1}, fresh(4),
+        new boolean[] {true, false, false, false}, NOW, flags));
+    assertArrayEquals(new boolean[4], flags);
+    // Every replica local (a test cluster): compared as usual (typical 9, 12 is not twice it);
+    // and a remote one at 30 beside a local 12: loaded.
+    rule.markLoaded(new int[] {12, 1, 9, 1}, fresh(4), new boolean[] {true, true, true, true},
+        NOW, flags);
+    assertArrayEquals(new boolean[4], flags);
+    assertEquals(1, rule.markLoaded(new int[] {12, 1, 30, 2}, fresh(4),
+        new boolean[] {true, false, false, false}, NOW, flags));
+    assertArrayEquals(new boolean[] {false, false, true, false}, flags);
   }
 
   @Test
   void aReportFromAClockAheadOfTheClientsCountsAsFresh() {
-    assertArrayEquals(new boolean[] {true, false},
-        loaded(new int[] {9, 1}, NOW + 5_000, NOW + 5_000));
+    assertArrayEquals(new boolean[] {true, false, false},
+        loaded(new int[] {9, 1, 1}, NOW + 5_000, NOW + 5_000, NOW + 5_000));
   }
 
   @Test
   void flagsAlreadySetStayAndTheCountSaysWhatWasMarked() {
     boolean[] flags = {false, true, false};
     assertEquals(1, rule.markLoaded(new int[] {12, 0, 1}, fresh(3), new boolean[3], NOW, flags));
+    // (typical 1: 12 >= 2 and 12 - 1 >= 4)
     assertArrayEquals(new boolean[] {true, true, false}, flags);
   }
 
