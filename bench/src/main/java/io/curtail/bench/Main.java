@@ -62,6 +62,11 @@ public final class Main implements Callable<Integer> {
           + " (default: 0, exactly --rounds).")
   double durationMinutes;
 
+  @Option(names = "--warm-knowledge", description = "Each Curtail mode keeps what it learnt of the"
+      + " DataNodes from one batch to the next, as a long-lived JVM's file systems share it;"
+      + " by default every batch starts cold (--duration implies it).")
+  boolean warmKnowledge;
+
   @Option(names = "--stock-best-thresholds", paramLabel = "MS", split = ",",
       defaultValue = "10,50,200",
       description = "Hedge thresholds stock-best runs at where positional reads use them, a"
@@ -100,6 +105,12 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--fault-off", paramLabel = "COMMAND",
       description = "With --fault-on: the shell command that lifts the fault after the batch.")
   String faultOff;
+
+  @Option(names = "--datanodes", paramLabel = "HOST:PORT,...", split = ",",
+      description = "With --fs: the DataNodes' transfer addresses in the benchmark's numbering,"
+          + " dn0 (the one --fault-on slows) first and dn1 (the far end of a slow link) next:"
+          + " scenarios that place pipelines then run, and decisions are labelled.")
+  List<String> dataNodes;
 
   @Option(names = "--out", defaultValue = "results",
       description = "Directory under which each run's results go (default: ${DEFAULT-VALUE}).")
@@ -218,7 +229,8 @@ public final class Main implements Callable<Integer> {
       result = new RunResult(target.describe(), scale, seed, rounds, duration, started,
           interleave);
       stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
-      Runner runner = new Runner(target, settings, seed, epoch, !duration.isZero());
+      Runner runner = new Runner(target, settings, seed, epoch,
+          warmKnowledge || !duration.isZero());
       Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds,
           new File(resultsDir, "stats").getPath(), cohorts);
       new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
@@ -257,9 +269,13 @@ public final class Main implements Callable<Integer> {
   }
 
   private Target target() throws IOException {
-    if (fs == null && faultOn != null) {
-      throw new IllegalArgumentException("--fault-on needs --fs: the embedded cluster injects"
-          + " each scenario's own fault");
+    if (fs == null && (faultOn != null || dataNodes != null)) {
+      throw new IllegalArgumentException((faultOn != null ? "--fault-on" : "--datanodes")
+          + " needs --fs: the embedded cluster injects each scenario's own fault");
+    }
+    if (dataNodes != null && dataNodes.size() < 3) {
+      throw new IllegalArgumentException("--datanodes must name at least 3 DataNodes (a"
+          + " pipeline's), was " + dataNodes);
     }
     if (fs == null) {
       File base = Files.createTempDirectory("curtail-bench-cluster").toFile();
@@ -280,7 +296,7 @@ public final class Main implements Callable<Integer> {
       throw new IllegalArgumentException("--fault-on and --fault-off go together");
     }
     Target.Remote remote = new Target.Remote(uri,
-        faultOn == null ? null : new Target.FaultCommands(faultOn, faultOff));
+        faultOn == null ? null : new Target.FaultCommands(faultOn, faultOff), dataNodes);
     Configuration probe = remote.conf();
     probe.setInt("ipc.client.connect.max.retries", 1);
     probe.setInt("ipc.client.connect.max.retries.on.timeouts", 1);

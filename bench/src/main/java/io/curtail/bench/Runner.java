@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSHedgedReadMetrics;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.io.IOUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -176,6 +177,9 @@ final class Runner {
     }
     Mode mode = vs.get(0).mode;
     List<java.nio.file.Path> blameDirs = new ArrayList<>();
+    // The DataNodes each Curtail batch's runtime still avoids as slow when its clients are done.
+    List<List<String>> avoidedAtEnd = new ArrayList<>();
+    vs.forEach(v -> avoidedAtEnd.add(new ArrayList<>()));
     ExecutorService clients = Executors.newFixedThreadPool(w.clients());
     // A file system that fails to close is logged: what it wrote is verified below regardless.
     Closeable closeFileSystems =
@@ -241,6 +245,9 @@ final class Runner {
           }
           replacements[i] = curtail.replacements();
           blocks[i] = curtail.blocksWritten();
+          for (DatanodeInfo d : curtail.runtime().slowNodes().avoided()) {
+            avoidedAtEnd.get(i).add(d.getXferAddr());
+          }
         } else if (hedges != null) { // alone, or interleaved with no stock hedging at all
           hedgesTried[i] = hedges.getHedgedReadOps() - stockTried;
           hedgesWon[i] = hedges.getHedgedReadWins() - stockWon;
@@ -272,6 +279,9 @@ final class Runner {
       List<Incident> incidents = cluster.incidents();
       if (!s.hasFault() || !incidents.isEmpty()) {
         out.get(i).blame = BlameRecords.label(blameDirs.get(i), incidents);
+        if (out.get(i).blame != null) {
+          out.get(i).blame.avoidedAtEnd(avoidedAtEnd.get(i));
+        }
       }
     }
     return out;

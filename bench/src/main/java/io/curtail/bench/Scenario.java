@@ -407,7 +407,12 @@ public final class Scenario {
    * cluster; null where the NameNode places them.
    */
   public int[] pipeline(int k) {
-    return placement.pipeline(k, DATANODES, FAULTY, LINK_PEER);
+    return pipeline(k, DATANODES);
+  }
+
+  /** {@link #pipeline(int)} on a cluster of {@code dataNodes} numbered DataNodes. */
+  public int[] pipeline(int k, int dataNodes) {
+    return placement.pipeline(k, dataNodes, FAULTY, LINK_PEER);
   }
 
   /** Settings every mode's clients get in this scenario (short-circuit reads, say). */

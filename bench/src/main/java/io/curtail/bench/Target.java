@@ -11,12 +11,14 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * What a run works against: embedded fault-injecting clusters, or a real one. A mode whose
@@ -226,14 +228,23 @@ abstract class Target implements AutoCloseable {
    * the operator's {@link FaultCommands} inject for each faulty scenario, in which case
    * {@code oracle} is the same cluster without them. Every mode runs on it, {@code stock-best}
    * with only its client settings.
+   *
+   * <p>Given its DataNodes' transfer addresses in the benchmark's numbering (dn0 the one the
+   * fault commands slow, dn1 the far end of a slow link), it places the pipelines of scenarios
+   * that place them, and labels decisions against each scenario's faulty DataNodes while its
+   * fault command held (a slow link's two ends, else dn0 both ways, as {@code tc} shapes a link).
    */
   static final class Remote extends Target implements Cluster {
     private final URI uri;
     private final FaultCommands faults;
+    /** The DataNodes' transfer addresses, dn0 first; null if not given. */
+    private final List<String> dataNodes;
+    private final List<Incident> incidents = Collections.synchronizedList(new ArrayList<>());
 
-    Remote(URI uri, FaultCommands faults) {
+    Remote(URI uri, FaultCommands faults, List<String> dataNodes) {
       this.uri = uri;
       this.faults = faults;
+      this.dataNodes = dataNodes;
     }
 
     @Override
@@ -262,16 +273,41 @@ abstract class Target implements AutoCloseable {
         return () -> { };
       }
       FaultCommands.run(faults.on, s);
-      return () -> FaultCommands.run(faults.off, s);
+      long from = System.currentTimeMillis();
+      return () -> {
+        FaultCommands.run(faults.off, s);
+        if (dataNodes != null) {
+          List<String> ends = new ArrayList<>();
+          for (int i : s.faultyDataNodes()) {
+            ends.add(dataNodes.get(i));
+          }
+          incidents.add(new Incident(ends, from, System.currentTimeMillis()));
+        }
+      };
+    }
+
+    @Override
+    public List<Incident> incidents() {
+      synchronized (incidents) {
+        return new ArrayList<>(incidents);
+      }
     }
 
     @Override
     public InetSocketAddress[] pipeline(Scenario s, int k) {
-      if (s.placesPipelines()) {
-        throw new IllegalArgumentException("scenario " + s + " places pipelines on the embedded"
-            + " cluster's DataNodes; it cannot run against " + uri);
+      if (!s.placesPipelines()) {
+        return null;
       }
-      return null;
+      if (dataNodes == null) {
+        throw new IllegalArgumentException("scenario " + s + " places its pipelines: against "
+            + uri + " it needs the DataNodes' transfer addresses (--datanodes)");
+      }
+      int[] order = s.pipeline(k, dataNodes.size());
+      InetSocketAddress[] pipeline = new InetSocketAddress[order.length];
+      for (int i = 0; i < order.length; i++) {
+        pipeline[i] = NetUtils.createSocketAddr(dataNodes.get(order[i]));
+      }
+      return pipeline;
     }
 
     @Override

@@ -40,6 +40,18 @@ class CliErrorsTest {
   }
 
   @Test
+  void dataNodeAddressesNeedARealClusterAndAPipelinesWorth() throws Exception {
+    run("--datanodes", "10.0.0.1:9866,10.0.0.2:9866,10.0.0.3:9866");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --datanodes needs --fs: the embedded cluster injects each"
+        + " scenario's own fault", err);
+    run("--fs", "hdfs://127.0.0.1:1", "--datanodes", "10.0.0.1:9866,10.0.0.2:9866");
+    assertEquals(2, code);
+    assertEquals("curtail-bench: --datanodes must name at least 3 DataNodes (a pipeline's), was"
+        + " [10.0.0.1:9866, 10.0.0.2:9866]", err);
+  }
+
+  @Test
   void soakOnTooFewDataNodes() throws Exception {
     run("soak", "--data-nodes", "3");
     assertEquals(2, code);

@@ -207,11 +207,16 @@ public final class FaultyCluster implements AutoCloseable {
    * labels any scenario's decisions from what it injects.
    */
   private Fault noted(Fault undo, int... is) {
+    return noted(undo, false, is);
+  }
+
+  /** {@link #noted(Fault, int...)}, saying whether the fault slows only what it sends. */
+  private Fault noted(Fault undo, boolean sendsOnly, int... is) {
     String[] addresses = new String[is.length];
     for (int k = 0; k < is.length; k++) {
       addresses[k] = dataNodes.name(is[k]);
     }
-    return injected.on(undo, addresses);
+    return injected.on(undo, sendsOnly, addresses);
   }
 
   /** The injected-fault controls of DataNode {@code i} (counters of delayed packets included). */
@@ -281,8 +286,10 @@ public final class FaultyCluster implements AutoCloseable {
 
   /** Injects {@code fault} on DataNode {@code i}'s network; see {@link NetFault}. */
   public Fault slowNet(int i, NetFault fault) {
-    if (fault.peer() == null) {
-      return inject(i, f -> f.slowNet(fault));
+    if (fault.peer() == null) { // a NIC: slow sending, forwarding and serving reads
+      DataNodeFaults f = faults(i);
+      f.slowNet(fault);
+      return noted(f::heal, true, i);
     }
     DataNodeFaults f = faults(i);
     f.slowNet(fault);

@@ -14,12 +14,22 @@ public final class InjectedFaults {
   /** One fault: its DataNodes' transfer addresses, and when it was on (epoch milliseconds). */
   public static final class Entry {
     private final List<String> dataNodes;
+    private final boolean sendsOnly;
     private final long fromMillis;
     private volatile long toMillis = Long.MAX_VALUE;
 
-    Entry(List<String> dataNodes, long fromMillis) {
+    Entry(List<String> dataNodes, boolean sendsOnly, long fromMillis) {
       this.dataNodes = Collections.unmodifiableList(new ArrayList<>(dataNodes));
+      this.sendsOnly = sendsOnly;
       this.fromMillis = fromMillis;
+    }
+
+    /**
+     * Whether the fault slows only what its one DataNode sends (a slow NIC): then a pipeline it
+     * ends is not slowed by it.
+     */
+    public boolean sendsOnly() {
+      return sendsOnly;
     }
 
     /** One DataNode's transfer address, or a link's two (either end is to blame). */
@@ -44,7 +54,12 @@ public final class InjectedFaults {
    * as a fault that, closed, undoes it and notes when.
    */
   Fault on(Fault undo, String... dataNodes) {
-    Entry e = new Entry(List.of(dataNodes), System.currentTimeMillis());
+    return on(undo, false, dataNodes);
+  }
+
+  /** {@link #on(Fault, String...)}, saying whether the fault slows only what it sends. */
+  Fault on(Fault undo, boolean sendsOnly, String... dataNodes) {
+    Entry e = new Entry(List.of(dataNodes), sendsOnly, System.currentTimeMillis());
     entries.add(e);
     return () -> {
       try {

@@ -56,7 +56,7 @@ public final class BlameRecords {
   public static List<Incident> incidents(FaultyCluster cluster) {
     List<Incident> out = new ArrayList<>();
     for (InjectedFaults.Entry e : cluster.injected()) {
-      out.add(new Incident(e.dataNodes(), e.fromMillis(), e.toMillis()));
+      out.add(new Incident(e.dataNodes(), e.fromMillis(), e.toMillis(), e.sendsOnly()));
     }
     return out;
   }

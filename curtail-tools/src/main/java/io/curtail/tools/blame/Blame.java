@@ -34,6 +34,8 @@ public final class Blame {
   private final Tally reads = new Tally();
   private long bytesWritten;
   private long bytesRead;
+  /** DataNodes no incident blames that the client still avoided as slow when it was done. */
+  private int healthyAvoidedAtEnd;
 
   public Blame(List<Incident> incidents) {
     this.incidents = new ArrayList<>(incidents);
@@ -192,6 +194,27 @@ public final class Blame {
     return out;
   }
 
+  /**
+   * Notes the DataNodes ({@code host:port}) the client still avoided as slow when its work was
+   * done: each that no incident blames is a healthy DataNode kept out of new blocks (for the
+   * JVM's memory of slow DataNodes, five minutes by default), the lasting cost of a wrong
+   * replacement, or of a flapping fault judged in a healthy spell.
+   */
+  public void avoidedAtEnd(List<String> addresses) {
+    for (String a : addresses) {
+      boolean faulty = false;
+      for (Incident i : incidents) {
+        faulty |= i.blames(a);
+      }
+      healthyAvoidedAtEnd += faulty ? 0 : 1;
+    }
+  }
+
+  /** Healthy DataNodes still avoided at the end, over the batches added up. */
+  public int healthyAvoidedAtEnd() {
+    return healthyAvoidedAtEnd;
+  }
+
   /** Adds {@code other}'s tallies (another batch of the same mode) to these. */
   public void add(Blame other) {
     replacements.add(other.replacements);
@@ -199,6 +222,7 @@ public final class Blame {
     reads.add(other.reads);
     bytesWritten += other.bytesWritten;
     bytesRead += other.bytesRead;
+    healthyAvoidedAtEnd += other.healthyAvoidedAtEnd;
   }
 
   public Tally replacements() {
@@ -225,8 +249,8 @@ public final class Blame {
   public static List<String> header(String what) {
     return List.of("| " + what + " | repl | precision | recall | caught/missed | ms to repl p50"
         + " | KiB to repl p50 | wrong/GiB | HDFS rule, pipeline: P of n | R | HDFS defaults:"
-        + " P of n | R | reads: demoted or hedged away | P | R |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + " P of n | R | reads: demoted or hedged away | P | R | healthy avoided at end |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   }
 
   /** This tally's row of the table, its first column {@code label}. */
@@ -235,13 +259,14 @@ public final class Blame {
     Tally hdfs = baselines.get(OutlierRule.HDFS_PEERS);
     long kib = replacements.medianBytes();
     return String.format(Locale.ROOT,
-        "| %s | %d | %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |", label,
+        "| %s | %d | %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %d |",
+        label,
         replacements.decisions(), ratio(replacements.precision()),
         ratio(replacements.recall()), replacements.caught(), replacements.missed(),
         number(replacements.medianMillis(), "%.0f"), kib < 0 ? "-" : Long.toString(kib / 1024),
         number(wrongPerGib(), "%.2f"), ofN(pipe), ratio(pipe.recall()), ofN(hdfs),
         ratio(hdfs.recall()), reads.decisions(), ratio(reads.precision()),
-        ratio(reads.recall()));
+        ratio(reads.recall()), healthyAvoidedAtEnd);
   }
 
   /** A precision with the count of decisions it is of. */
@@ -259,7 +284,9 @@ public final class Blame {
         + OutlierRule.HDFS_PEERS.minPeers() + " peers, 5 ms), on the samples the client recorded"
         + " (each replacement's and each block's end); reads: a demotion of a replica or a hedge"
         + " away from one is a decision, a block read first from the faulty DataNode for more"
-        + " than " + FEW_PACKETS + " packets without one a miss; '-': nothing to divide by";
+        + " than " + FEW_PACKETS + " packets without one a miss; healthy avoided at end: DataNodes"
+        + " no fault was on that the client still kept out of new blocks when done, summed over"
+        + " batches; '-': nothing to divide by";
   }
 
   private static String ratio(double x) {

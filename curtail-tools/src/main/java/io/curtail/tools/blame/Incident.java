@@ -15,26 +15,49 @@ import java.util.List;
  * from {@code fromMillis} to {@code toMillis} (epoch milliseconds; {@link Long#MAX_VALUE} while it
  * lasts). The benchmark makes them from what it injects; an operator writes them in a labels file
  * ({@link #read}) for a production cluster's statistics logs.
+ *
+ * <p>A DataNode slow only in what it <em>sends</em> ({@link #sending}: a NIC or an uplink slow
+ * on the way out) slows a write pipeline only where it forwards, not as the last DataNode, which
+ * sends nothing but small acks: a block it ends is not through the fault, and not replacing it
+ * there is no miss.
  */
 public final class Incident {
   private final List<String> ends;
   private final long fromMillis;
   private final long toMillis;
+  private final boolean sendsOnly;
 
   public Incident(List<String> ends, long fromMillis, long toMillis) {
+    this(ends, fromMillis, toMillis, false);
+  }
+
+  /**
+   * @param sendsOnly whether the fault slows only what its one DataNode sends (see
+   *     {@link #sending})
+   */
+  public Incident(List<String> ends, long fromMillis, long toMillis, boolean sendsOnly) {
     if (ends.isEmpty() || ends.size() > 2 || toMillis < fromMillis) {
       throw new IllegalArgumentException("an incident is one DataNode or a link of two, ending"
           + " no earlier than it starts; was " + ends + " from " + fromMillis + " to "
           + toMillis);
     }
+    if (sendsOnly && ends.size() != 1) {
+      throw new IllegalArgumentException("only one DataNode is slow sending; was " + ends);
+    }
     this.ends = Collections.unmodifiableList(new ArrayList<>(ends));
     this.fromMillis = fromMillis;
     this.toMillis = toMillis;
+    this.sendsOnly = sendsOnly;
   }
 
   /** One DataNode ({@code host:port}, or a host alone for any of its ports). */
   public static Incident dataNode(String address, long fromMillis, long toMillis) {
     return new Incident(List.of(address), fromMillis, toMillis);
+  }
+
+  /** One DataNode slow only in what it sends (its NIC or uplink on the way out). */
+  public static Incident sending(String address, long fromMillis, long toMillis) {
+    return new Incident(List.of(address), fromMillis, toMillis, true);
   }
 
   /** The link between {@code a} and {@code b}, either way. */
@@ -75,13 +98,13 @@ public final class Incident {
   }
 
   /**
-   * Whether a pipeline, its DataNodes in order, goes through the fault: holds the DataNode, or
-   * has the link's ends next to each other.
+   * Whether a pipeline, its DataNodes in order, goes through the fault: holds the DataNode (not
+   * last, if it is slow only sending), or has the link's ends next to each other.
    */
   public boolean in(List<String> pipeline) {
     for (int i = 0; i < pipeline.size(); i++) {
       if (!isLink() && same(ends.get(0), pipeline.get(i))) {
-        return true;
+        return !sendsOnly || i < pipeline.size() - 1;
       }
       if (isLink() && i > 0 && blames(pipeline.get(i - 1)) && blames(pipeline.get(i))
           && !same(pipeline.get(i - 1), pipeline.get(i))) {
@@ -101,7 +124,8 @@ public final class Incident {
   }
 
   /**
-   * An operator's labels, one incident a line: {@code datanode ADDRESS FROM TO} or
+   * An operator's labels, one incident a line: {@code datanode ADDRESS FROM TO},
+   * {@code sending ADDRESS FROM TO} (slow only on the way out) or
    * {@code link ADDRESS ADDRESS FROM TO}, where an address is {@code host:port} (a transfer
    * address, as the statistics name DataNodes) or a host alone, and a time an ISO-8601 instant
    * ({@code 2026-11-25T09:00:00Z}), epoch milliseconds, or {@code -} for "still on". Blank lines
@@ -121,7 +145,8 @@ public final class Incident {
         out.add(parse(line.split("\\s+")));
       } catch (IllegalArgumentException e) {
         throw new IOException(file + " line " + (n + 1) + " is not an incident ('datanode"
-            + " ADDRESS FROM TO' or 'link ADDRESS ADDRESS FROM TO'): " + e.getMessage(), e);
+            + " ADDRESS FROM TO', 'sending ADDRESS FROM TO' or 'link ADDRESS ADDRESS FROM TO'): "
+            + e.getMessage(), e);
       }
     }
     return out;
@@ -130,6 +155,9 @@ public final class Incident {
   private static Incident parse(String[] f) {
     if (f[0].equals("datanode") && f.length == 4) {
       return dataNode(f[1], time(f[2], 0), time(f[3], Long.MAX_VALUE));
+    }
+    if (f[0].equals("sending") && f.length == 4) {
+      return sending(f[1], time(f[2], 0), time(f[3], Long.MAX_VALUE));
     }
     if (f[0].equals("link") && f.length == 5) {
       return link(f[1], f[2], time(f[3], 0), time(f[4], Long.MAX_VALUE));
@@ -154,13 +182,17 @@ public final class Incident {
 
   /** This incident as a line of a labels file ({@link #read}). */
   public String toLabel() {
-    return (isLink() ? "link " : "datanode ") + String.join(" ", ends) + " " + fromMillis + " "
+    return kind() + " " + String.join(" ", ends) + " " + fromMillis + " "
         + (toMillis == Long.MAX_VALUE ? "-" : Long.toString(toMillis));
+  }
+
+  private String kind() {
+    return isLink() ? "link" : sendsOnly ? "sending" : "datanode";
   }
 
   @Override
   public String toString() {
-    return (isLink() ? "link " : "datanode ") + String.join(" ", ends) + " from " + fromMillis
-        + " to " + (toMillis == Long.MAX_VALUE ? "-" : Long.toString(toMillis));
+    return kind() + " " + String.join(" ", ends) + " from " + fromMillis + " to "
+        + (toMillis == Long.MAX_VALUE ? "-" : Long.toString(toMillis));
   }
 }

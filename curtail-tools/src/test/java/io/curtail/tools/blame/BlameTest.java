@@ -159,8 +159,32 @@ class BlameTest {
     assertTrue(read.get(1).onAt(Long.MAX_VALUE));
     Files.write(labels, List.of("datanode 10.0.0.5:9866 yesterday -"));
     IOException e = assertThrows(IOException.class, () -> Incident.read(labels));
-    assertEquals(labels + " line 1 is not an incident ('datanode ADDRESS FROM TO' or 'link"
-        + " ADDRESS ADDRESS FROM TO'): time 'yesterday' is neither an ISO-8601 instant, epoch"
-        + " milliseconds nor '-'", e.getMessage());
+    assertEquals(labels + " line 1 is not an incident ('datanode ADDRESS FROM TO', 'sending"
+        + " ADDRESS FROM TO' or 'link ADDRESS ADDRESS FROM TO'): time 'yesterday' is neither an"
+        + " ISO-8601 instant, epoch milliseconds nor '-'", e.getMessage());
+    Files.write(labels, List.of("sending 10.0.0.5:9866 0 -"));
+    Incident nic = Incident.read(labels).get(0);
+    assertEquals("sending 10.0.0.5:9866 0 -", nic.toLabel());
+  }
+
+  @Test
+  void aDataNodeSlowOnlySendingSlowsThePipelinesItForwardsIn() throws IOException {
+    // A's NIC is slow on the way out: last in a pipeline it forwards nothing, and its acks are
+    // small, so that block is not through the fault, and not replacing A there is no miss. First
+    // or in the middle it is, and replacing it is right.
+    Incident nic = Incident.sending(A, 1000, 100_000);
+    assertTrue(nic.in(List.of(A, B, C)));
+    assertTrue(nic.in(List.of(B, A, C)));
+    assertFalse(nic.in(List.of(B, C, A)));
+    assertTrue(nic.blames(A));
+    Blame b = new Blame(List.of(nic));
+    b.add(json.readTree(write(2000, 4 * MIB, q(B, C, A), "", null)));
+    b.add(json.readTree(write(3000, 4 * MIB, q(D, B, C), "{\"position\":1,\"replaced\":\""
+        + A + "\",\"by\":\"" + D + "\",\"reason\":\"slow\",\"evidence\":\"\",\"at_ms\":80.0,"
+        + "\"acked\":131072,\"pipeline\":" + q(B, A, C) + ",\"p_us\":[900,30000,1000],"
+        + "\"n\":[9,9,9]}", null)));
+    assertEquals(0, b.replacements().missed());
+    assertEquals(1, b.replacements().caught());
+    assertEquals(1.0, b.replacements().precision());
   }
 }
