@@ -317,7 +317,9 @@ public final class FaultyCluster implements AutoCloseable {
    * rest for {@code healthy}, again, from now. Closing it heals DataNode {@code i} entirely.
    */
   public Fault flap(int i, Duration slow, Duration healthy) {
-    return inject(i, f -> f.flap(Flapping.of(slow, healthy)));
+    DataNodeFaults f = faults(i);
+    f.flap(Flapping.of(slow, healthy));
+    return injected.flapping(f::heal, slow.toMillis(), healthy.toMillis(), dataNodes.name(i));
   }
 
   /**

@@ -16,12 +16,34 @@ public final class InjectedFaults {
     private final List<String> dataNodes;
     private final boolean sendsOnly;
     private final long fromMillis;
+    private final long slowMillis;
+    private final long healthyMillis;
     private volatile long toMillis = Long.MAX_VALUE;
 
-    Entry(List<String> dataNodes, boolean sendsOnly, long fromMillis) {
+    Entry(List<String> dataNodes, boolean sendsOnly, long fromMillis, long slowMillis,
+        long healthyMillis) {
       this.dataNodes = Collections.unmodifiableList(new ArrayList<>(dataNodes));
       this.sendsOnly = sendsOnly;
       this.fromMillis = fromMillis;
+      this.slowMillis = slowMillis;
+      this.healthyMillis = healthyMillis;
+    }
+
+    /**
+     * Whether this is a flapping schedule rather than a fault: the DataNode's other faults act
+     * only in its slow spells, {@link #slowMillis} from {@link #fromMillis}, then
+     * {@link #healthyMillis} at rest, again.
+     */
+    public boolean flapping() {
+      return slowMillis > 0;
+    }
+
+    public long slowMillis() {
+      return slowMillis;
+    }
+
+    public long healthyMillis() {
+      return healthyMillis;
     }
 
     /**
@@ -59,7 +81,19 @@ public final class InjectedFaults {
 
   /** {@link #on(Fault, String...)}, saying whether the fault slows only what it sends. */
   Fault on(Fault undo, boolean sendsOnly, String... dataNodes) {
-    Entry e = new Entry(List.of(dataNodes), sendsOnly, System.currentTimeMillis());
+    return noted(undo, new Entry(List.of(dataNodes), sendsOnly, System.currentTimeMillis(), 0, 0));
+  }
+
+  /**
+   * Notes a flapping schedule on {@code dataNode} from now (see {@link Entry#flapping}), and
+   * returns {@code undo} as a fault that, closed, undoes it and notes when.
+   */
+  Fault flapping(Fault undo, long slowMillis, long healthyMillis, String dataNode) {
+    return noted(undo, new Entry(List.of(dataNode), false, System.currentTimeMillis(),
+        slowMillis, healthyMillis));
+  }
+
+  private Fault noted(Fault undo, Entry e) {
     entries.add(e);
     return () -> {
       try {

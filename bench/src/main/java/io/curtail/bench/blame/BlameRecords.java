@@ -52,11 +52,34 @@ public final class BlameRecords {
     Files.delete(dir);
   }
 
-  /** Every fault injected on {@code cluster} so far, as incidents to label decisions against. */
+  /**
+   * Every fault injected on {@code cluster} so far, as incidents to label decisions against. A
+   * fault on a DataNode that flaps is an incident in each slow spell only
+   * ({@link Incident#spells}): a replacement of it in a healthy spell took out a DataNode that
+   * was not slow then, and is counted wrong.
+   */
   public static List<Incident> incidents(FaultyCluster cluster) {
+    List<InjectedFaults.Entry> all = cluster.injected();
+    long now = System.currentTimeMillis(); // the spells of a flapping still on: up to now
     List<Incident> out = new ArrayList<>();
-    for (InjectedFaults.Entry e : cluster.injected()) {
-      out.add(new Incident(e.dataNodes(), e.fromMillis(), e.toMillis(), e.sendsOnly()));
+    for (InjectedFaults.Entry e : all) {
+      if (e.flapping()) {
+        continue; // not a fault: when the others act
+      }
+      Incident steady = new Incident(e.dataNodes(), e.fromMillis(), e.toMillis(), e.sendsOnly());
+      InjectedFaults.Entry flap = null;
+      for (InjectedFaults.Entry f : all) {
+        if (f.flapping() && f.dataNodes().equals(e.dataNodes()) && steady.overlaps(f.fromMillis(),
+            f.toMillis())) {
+          flap = f;
+        }
+      }
+      if (flap == null) {
+        out.add(steady);
+      } else {
+        out.addAll(steady.spells(flap.fromMillis(), Math.min(flap.toMillis(), now),
+            flap.slowMillis(), flap.healthyMillis()));
+      }
     }
     return out;
   }

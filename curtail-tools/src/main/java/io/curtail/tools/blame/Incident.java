@@ -77,6 +77,32 @@ public final class Incident {
     return fromMillis;
   }
 
+  /**
+   * This fault as it acted on a DataNode that flapped from {@code flapFrom} to {@code flapTo}:
+   * steady until the flapping began, then only in its slow spells ({@code slowMillis} from
+   * {@code flapFrom}, then {@code healthyMillis} at rest, again), and not after it ended, which
+   * healed the DataNode. One incident per spell, in order.
+   */
+  public List<Incident> spells(long flapFrom, long flapTo, long slowMillis, long healthyMillis) {
+    if (slowMillis <= 0 || healthyMillis <= 0 || flapTo < flapFrom) {
+      throw new IllegalArgumentException("spells of " + slowMillis + " ms slow and "
+          + healthyMillis + " ms healthy from " + flapFrom + " to " + flapTo);
+    }
+    List<Incident> out = new ArrayList<>();
+    if (fromMillis < flapFrom) {
+      out.add(new Incident(ends, fromMillis, Math.min(toMillis, flapFrom - 1), sendsOnly));
+    }
+    long until = Math.min(toMillis, flapTo);
+    for (long spell = flapFrom; spell <= until; spell += slowMillis + healthyMillis) {
+      long from = Math.max(spell, fromMillis);
+      long to = Math.min(spell + slowMillis, until);
+      if (from <= to) {
+        out.add(new Incident(ends, from, to, sendsOnly));
+      }
+    }
+    return out;
+  }
+
   /** Whether the fault was on at {@code millis}. */
   public boolean onAt(long millis) {
     return millis >= fromMillis && millis <= toMillis;

@@ -168,6 +168,23 @@ class BlameTest {
   }
 
   @Test
+  void aFlappingFaultIsAnIncidentInItsSlowSpellsOnly() throws IOException {
+    // A slow disk from 0 to 20 s; the DataNode flaps from 2 s to 15 s, 3 s slow and 3 s healthy:
+    // steady from 0 to 1.999 s, then slow from 2 to 5, 8 to 11 and 14 to 15 s.
+    List<Incident> spells = Incident.dataNode(A, 0, 20_000).spells(2000, 15_000, 3000, 3000);
+    assertEquals("[datanode " + A + " from 0 to 1999, datanode " + A + " from 2000 to 5000,"
+        + " datanode " + A + " from 8000 to 11000, datanode " + A + " from 14000 to 15000]",
+        spells.toString());
+    // A replacement in a healthy spell (at 6 s) took out a DataNode that was not slow then.
+    Blame b = new Blame(spells);
+    b.add(json.readTree(write(5500, 4 * MIB, q(D, B, C), "{\"position\":0,\"replaced\":\""
+        + A + "\",\"by\":\"" + D + "\",\"reason\":\"slow\",\"evidence\":\"\",\"at_ms\":500.0,"
+        + "\"acked\":131072,\"pipeline\":" + q(A, B, C) + ",\"p_us\":[30000,900,1000],"
+        + "\"n\":[9,9,9]}", null)));
+    assertEquals(0.0, b.replacements().precision());
+  }
+
+  @Test
   void aDataNodeSlowOnlySendingSlowsThePipelinesItForwardsIn() throws IOException {
     // A's NIC is slow on the way out: last in a pipeline it forwards nothing, and its acks are
     // small, so that block is not through the fault, and not replacing A there is no miss. First
