@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -47,6 +48,12 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
    * as long as the least slowdown that can demote a DataNode brings the next look forward.
    */
   static final int LOOK_EVERY_PACKETS = 4;
+  /**
+   * A packet that takes this long, overtaken or not, is logged with the race's state: every
+   * packet is either delivered or hedged within a threshold of tens of milliseconds, so one this
+   * late says something blocked that should not have.
+   */
+  private static final long LATE_PACKET_WARN_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final ReadContext ctx;
   private final DFSClient client;
@@ -337,6 +344,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     ctx.nextPacket();
     if (race.claimForPrimary()) { // the primary finished first, well or badly
       race.cancelHedge();
+      warnIfLate(race, starting, took, failure == null ? "delivered" : failure.toString());
       if (failure != null) {
         throw failure;
       }
@@ -350,10 +358,22 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     record(primaryTracker, starting, startTook, took, now);
     ctx.overtaken(primaryTracker.node());
     Race.Winner<ReplicaReader> hedge = race.awaitHedge();
+    warnIfLate(race, starting, ctx.clock.nanoTime() - start, "overtaken by a hedge to "
+        + replicas[hedge.replica] + " after " + TimeUnit.NANOSECONDS.toMillis(took) + " ms");
     primary.close();
     reader = hedge.reader;
     nowReading(hedge.replica);
     return hedge.data;
+  }
+
+  private void warnIfLate(Race<ReplicaReader> race, boolean starting, long tookNanos,
+      String outcome) {
+    if (tookNanos >= LATE_PACKET_WARN_NANOS) {
+      LOG.warn("Late packet file={} block={} offset={} datanode={} starting={} tookMs={}"
+          + " hedged={} outcome={}", file, block.getBlock(), race.from(),
+          race.primary().dataNode(), starting, TimeUnit.NANOSECONDS.toMillis(tookNanos),
+          race.wasHedged(), outcome);
+    }
   }
 
   /** Makes replica {@code i} the one read from; what the read looks at starts afresh. */

@@ -104,6 +104,11 @@ final class Race<R extends Abortable> {
     return phase(state.get());
   }
 
+  /** Whether a hedge ever joined this race. */
+  boolean wasHedged() {
+    return hedged;
+  }
+
   /**
    * The packet's state if no side has moved and {@code nowNanos} is at or past its deadline, to
    * pass to {@link #startHedge}; -1 otherwise.

@@ -78,7 +78,7 @@ final class AckReader implements Runnable {
     for (int i = 0; i < n; i++) {
       ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
     }
-    this.pipelineLinks = new PipelineLinks(ids, ctx.slowness, ctx.runtime.slowLinks(),
+    this.pipelineLinks = new PipelineLinks(ids, ctx.linkSlowness, ctx.runtime.slowLinks(),
         ctx.config.writeWindowPackets());
   }
 
@@ -237,7 +237,7 @@ final class AckReader implements Runnable {
   private boolean leaveSlowLink() {
     int end = pipelineLinks.linkToLeave(linkStats);
     return end >= 0 && judge(linkStats, end,
-        pipelineLinks.onKnowledge(end) ? ctx.failFastOnKnownLink : ctx.failFast);
+        pipelineLinks.onKnowledge(end) ? ctx.failFastOnKnownLink : ctx.failFastOnLink);
   }
 
   /**

@@ -22,7 +22,10 @@ import java.util.List;
  * <p>Links and own service are judged on their <em>medians</em>, against the fastest DataNode's
  * own median in this pipeline: a slow link delays nearly every forward, while on a loaded machine
  * scheduling stalls inflate every DataNode's tail alike (their p95 rose to 15-60 ms on this
- * project's 2-core CI, burying a 20 ms link). Whether a pipeline is slow enough to pay for a
+ * project's 2-core CI, burying a 20 ms link). And from the samples a median needs (a tenth of the
+ * window: 10), not the 20 a p95 does: a link at a sixth of its pipelines' pace (six writers through
+ * one 2 MiB/s link) gives a sample every 190 ms, so the first pipelines across it waited 3.8 s
+ * for a verdict. Whether a pipeline is slow enough to pay for a
  * replacement stays fail-fast's question; this only says which thing is slow.
  *
  * <p>A slow link whose time the vote gives to an end (the common end of several slow links, or a
@@ -42,7 +45,8 @@ final class PipelineLinks {
    * through the link would otherwise pay again, a packet at the link's pace each.
    */
   static final int KNOWN_LINK_SAMPLES = 4;
-  private static final double MEDIAN = 0.5;
+  /** What links and own service are judged on: see above. */
+  static final double MEDIAN = 0.5;
 
   private final NodeId[] ids;
   private final Slowness slowness;

@@ -96,6 +96,13 @@ public final class WriteContext implements AutoCloseable {
   final SocketFactory sockets;
   final Slowness slowness;
   final FailFast failFast;
+  /**
+   * The rule judging links and DataNodes' own service in a pipeline, on medians
+   * ({@link PipelineLinks}): from the samples a median needs, not a p95's.
+   */
+  final Slowness linkSlowness;
+  /** The fail-fast policy weighing a slow link's time, judging from as few. */
+  final FailFast failFastOnLink;
   /** The same policy weighing a link the JVM knew slow, on few samples ({@link PipelineLinks}). */
   final FailFast failFastOnKnownLink;
   /** Stock's rules for a pipeline that lost a DataNode, from the client's configuration. */
@@ -137,6 +144,10 @@ public final class WriteContext implements AutoCloseable {
     this.slowness = new Slowness(config.slownessFactor(), config.minSlowdownNanos(),
         Slowness.minSamples(config.slownessPercentile(), config.writeWindowPackets()));
     this.failFast = new FailFast(slowness, config.writeFailFastMaxAttempts(),
+        config.reconstructionMinTimeoutNanos());
+    this.linkSlowness = slowness.withMinSamples(
+        Slowness.minSamples(PipelineLinks.MEDIAN, config.writeWindowPackets()));
+    this.failFastOnLink = new FailFast(linkSlowness, config.writeFailFastMaxAttempts(),
         config.reconstructionMinTimeoutNanos());
     this.failFastOnKnownLink = new FailFast(
         slowness.withMinSamples(PipelineLinks.KNOWN_LINK_SAMPLES),
