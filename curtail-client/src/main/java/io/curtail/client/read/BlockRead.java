@@ -241,38 +241,21 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
   }
 
   /**
-   * Every few packets, and after a slow one: if the JVM now knows the DataNode being read to be
-   * slow (by its own measurements, busy included) while a replica not known slow is left, moves
-   * the rest of the read there, to one the NameNode reports loaded if need be: the count is a
-   * heartbeat's proxy, the packets are measured. A hedge overtakes a packet slower than the threshold; this keeps a read from staying
-   * where every packet is slow but under it, as on a slow disk serving each packet in tens of
-   * milliseconds. The regular look takes the stream's plan, made again only once stale; after a
-   * slow packet the look makes one from what the JVM knows now, so that a read leaves a slow disk
-   * as soon as the rule can judge it, not when the plan next goes stale (with one reader, 16
-   * packets on).
+   * Every few packets, and after a slow one: moves the rest of the read to another replica if the
+   * JVM now knows the current one slow ({@link ReplicaPlan#failedIfLeaving}). A hedge overtakes
+   * a packet slower than the threshold; this keeps a read from staying where every packet is
+   * slow but under it, as on a slow disk serving each packet in tens of milliseconds. The
+   * regular look takes the stream's plan, made again only once stale; after a slow packet the
+   * look makes one from what the JVM knows now, so that a read leaves a slow disk as soon as the
+   * rule can judge it, not when the plan next goes stale (with one reader, 16 packets on).
    */
   private void leaveIfKnownSlow() {
     ReplicaPlan fresh = lastPacketSlow ? ReplicaPlan.of(ctx, block) : source.plan(block);
     packetsSinceLook = 0;
     lastPacketSlow = false;
-    if (fresh == plan) {
-      return; // nothing learnt since the read took it up
-    }
-    boolean[] stillFailed = new boolean[fresh.replicas.length];
-    int at = -1;
-    boolean better = false;
-    for (int i = 0; i < fresh.replicas.length; i++) {
-      String addr = fresh.replicas[i].getXferAddr();
-      for (int k = 0; k < replicas.length; k++) {
-        stillFailed[i] |= failed[k] && replicas[k].getXferAddr().equals(addr);
-      }
-      if (addr.equals(replicas[current].getXferAddr())) {
-        at = i;
-      } else {
-        better |= !fresh.slow[i] && !stillFailed[i];
-      }
-    }
-    if (at < 0 || !fresh.slow[at] || !better) {
+    boolean[] stillFailed = fresh == plan ? null // nothing learnt since the read took it up
+        : fresh.failedIfLeaving(replicas[current].getXferAddr(), replicas, failed);
+    if (stillFailed == null) {
       return;
     }
     LOG.debug("Leaving a DataNode known slow file={} block={} offset={} datanode={}", file,
@@ -409,8 +392,8 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
    * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the budget,
    * bounds on hedges in flight or the primary (finishing first) says no. A replica is eligible
    * unless it failed, is busy, is known to take longer than the threshold the primary overran (a
-   * hedge there would only join its queue), is backed off after lost hedges, or already has its
-   * share of hedges.
+   * hedge there would only join its queue), was overtaken by a hedge lately, is backed off after
+   * lost hedges, or already has its share of hedges.
    */
   @Override
   public void startHedge(Race<ReplicaReader> race, long seen) {
@@ -426,7 +409,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < skip.length; i++) {
       skip[i] |= !Hedging.worthHedgingTo(knownNanos[i], thresholdNanos) || trackers[i].busy(now)
-          || !ctx.hedgeSlotFree(trackers[i].node());
+          || ctx.recentlyOvertaken(trackers[i].node()) || !ctx.hedgeSlotFree(trackers[i].node());
     }
     int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());
     if (target < 0) {

@@ -165,6 +165,31 @@ final class ReplicaPlan {
   }
 
   /**
+   * Whether a read of {@code current} should leave it for this plan's order: if the JVM knows
+   * it slow (by its own measurements, busy included) while another replica not known slow and not
+   * failed is left, loaded or not (a heartbeat's count is a proxy, the packets are measured).
+   * Returns which of this plan's replicas failed the read so far (by the read's {@code replicas}
+   * and their {@code failed} flags), or null to stay.
+   */
+  boolean[] failedIfLeaving(String current, DatanodeInfo[] readReplicas, boolean[] readFailed) {
+    boolean[] stillFailed = new boolean[replicas.length];
+    int at = -1;
+    boolean better = false;
+    for (int i = 0; i < replicas.length; i++) {
+      String addr = replicas[i].getXferAddr();
+      for (int k = 0; k < readReplicas.length; k++) {
+        stillFailed[i] |= readFailed[k] && readReplicas[k].getXferAddr().equals(addr);
+      }
+      if (addr.equals(current)) {
+        at = i;
+      } else {
+        better |= !slow[i] && !stillFailed[i];
+      }
+    }
+    return at >= 0 && slow[at] && better ? stillFailed : null;
+  }
+
+  /**
    * Whether the client has read few enough packets since this was made to use it again, and no
    * hedge has overtaken a read of it since.
    */
