@@ -35,8 +35,9 @@ final class SimClient implements EventQueue.Event {
     Workload w = sim.workload;
     Metrics.Op op = w.pick(rnd.nextInt(1 << 30));
     switch (op) {
-      case READ -> new ReadOp(sim, this, op, readOrder(), w.fileBytes()).begin();
-      case PREAD -> new ReadOp(sim, this, op, readOrder(), w.preadBytes()).begin();
+      case READ -> new ReadOp(sim, this, op, readOrder(), w.fileBytes(), 1).begin();
+      case PREAD -> new ReadOp(sim, this, op, readOrder(), w.preadBytes(), w.preadsPerOp())
+          .begin();
       case WRITE -> {
         int[] placed = sim.cluster.place(host, rnd, dn -> eligible(dn, now));
         new WriteOp(sim, this, placed, w.fileBytes(), w.blockBytes()).begin();
