@@ -72,13 +72,21 @@ class FifoTest {
   }
 
   @Test
-  void aThrottledDataNodeSendsAtItsRate() {
+  void aThrottledDataNodeSendsAPeriodsShareThenWaits() {
     Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
     DataNode dn = new DataNode(0, 0, hw, new long[1], null, 1);
-    dn.fault(Fault.throttled(0, 1_000_000_000L));
-    // 64 KiB at 2 MiB/s is 1/32 s: 31,250,000 ns, after the disk's 427,680
-    assertEquals(427_680 + 31_250_000, dn.read(0, 65_536));
-    assertEquals(427_680 + 2 * 31_250_000, dn.read(0, 65_536), "the wire is the bottleneck");
+    dn.fault(Fault.throttled(0, 10_000_000_000L));
+    // At 2 MiB/s Hadoop's throttler lets 1 MiB (16 packets) through per 500 ms: the first
+    // packet leaves as a healthy one would, disk 427,680 then wire 72,428.
+    assertEquals(427_680 + 72_428, dn.read(0, 65_536));
+    long last = 0;
+    for (int i = 1; i < 16; i++) {
+      last = dn.read(0, 65_536);
+    }
+    assertEquals(16 * 427_680 + 72_428, last, "the share's last: the disk's 16th turn, then out");
+    // The 17th is read and sent on the wire by 17 x 427,680 + 72,428, then waits for the
+    // throttle's next period, which began with its first packet at 500,108.
+    assertEquals(500_108 + 500_000_000, dn.read(0, 65_536));
   }
 
   @Test
