@@ -106,8 +106,8 @@ public final class DataNode {
    * it is forwarded), then written to disk; returns when it is written. Call at time {@code at}.
    */
   long write(long at, long bytes) {
-    long diskCost = jitter(hw.diskNanos(bytes));
-    long netCost = jitter(hw.netNanos(bytes));
+    long diskCost = jitter((long) (hw.diskNanos(bytes) * hw.writeCost()));
+    long netCost = jitter((long) (hw.netNanos(bytes) * hw.writeCost()));
     Fault.Kind kind = faulty(at) ? fault.kind() : null;
     bytesReceived += bytes;
     long t = host != null ? host.serve(at, netCost) : netIn.serve(at, netCost);

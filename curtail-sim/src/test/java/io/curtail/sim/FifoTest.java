@@ -1,6 +1,7 @@
 package io.curtail.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,39 @@ class FifoTest {
     assertEquals(52, f.serve(10, 2), "arrives at 10 during the stall: starts at 50");
     f.stallUntil(40);
     assertEquals(54, f.serve(52, 2), "a stall already over changes nothing");
+  }
+
+  @Test
+  void workInASlowSpellAdvancesAtItsSpeed() {
+    Fifo f = new Fifo();
+    f.slowIn(new long[] {10, 100}, new long[] {20, 110}, 0.5);
+    assertEquals(4, f.serve(0, 4), "before the spell: 0..4");
+    // 5 ns of work until the spell at 10, then 5 left at half speed: 10 ns, ending at 20.
+    assertEquals(20, f.serve(5, 10));
+    // All of it in the spell's second half would take 12 ns; 5 ns of work fit in 20..30? No:
+    // the spell ended at 20, so from 20 at full speed: 20..26.
+    assertEquals(26, f.serve(20, 6));
+    // Across a whole spell: 70 ns of work until 100, the spell's 10 ns do 5, the last 5 after
+    // it: 110..115.
+    assertEquals(115, f.serve(30, 80));
+  }
+
+  @Test
+  void aRequestStartingBeforeTheLastOneStillSeesItsSpell() {
+    Fifo f = new Fifo(2);
+    f.slowIn(new long[] {10}, new long[] {20}, 0.25);
+    assertEquals(30, f.serve(25, 5), "server A, after the spell: 25..30");
+    // Server B starts at 12, in the spell: 8 ns there do 2 ns of work, the other 2 after 20.
+    assertEquals(22, f.serve(12, 4));
+  }
+
+  @Test
+  void spellsMustBeInOrderAndApart() {
+    Fifo f = new Fifo();
+    assertThrows(IllegalArgumentException.class,
+        () -> f.slowIn(new long[] {10, 15}, new long[] {20, 30}, 0.5));
+    assertThrows(IllegalArgumentException.class,
+        () -> f.slowIn(new long[] {10}, new long[] {20}, 0));
   }
 
   @Test
