@@ -14,10 +14,11 @@ import java.util.List;
  * <p>Curtail's reads decide as the client's {@code BlockRead} does, with the client's classes:
  * the replica order of the stream's {@link Plan} (made again once stale, as {@code FileBlocks}
  * keeps it), a hedge for a packet that overran its DataNode's threshold ({@link Hedging}, the
- * budget, the backoff) looked at again on every watchdog tick while the threshold is cold or no
- * hedge could start, the rest of the range moved to the hedge that won (and the overtaken
- * DataNode read last for a while), or away from a replica once the JVM knows it slow: every 4
- * packets on the stream's plan, after a slow packet on a plan made afresh. Mirrored by hand
+ * budget, the backoff; never to a DataNode a hedge overtook lately) looked at again on every
+ * watchdog tick while the threshold is cold or no hedge could start, the rest of the range moved
+ * to the hedge that won (and the overtaken DataNode read last for a while), or away from a
+ * replica once the JVM knows it slow: every 4 packets on the stream's plan, after a slow packet
+ * on a plan made afresh. Mirrored by hand
  * where the client's holds Hadoop types; keep the two alike. Stock-best's hedge is Hadoop's: the
  * whole range again from the next replica after a static threshold, the first to finish winning.
  */
@@ -140,6 +141,21 @@ final class ReadOp {
     done = true;
     sim.metrics.record(kind, start, now - start);
     client.opDone(now);
+  }
+
+  /**
+   * The replicas of {@code plan} a hedge of a packet that overran {@code threshold} may not go
+   * to, as the client's {@code BlockRead.startHedge} skips them: one known to take longer (a
+   * hedge would only join its queue), or one a hedge overtook within the backoff's packets
+   * (main's cd51084, after e7554a1). Busy flags, failures and hedges in flight are not modelled.
+   */
+  static boolean[] notHedgedTo(Plan plan, Knowledge k, long threshold) {
+    boolean[] skip = new boolean[plan.replicas.length];
+    for (int i = 0; i < skip.length; i++) {
+      skip[i] = !Hedging.worthHedgingTo(plan.known[i], threshold)
+          || k.recentlyOvertaken(plan.replicas[i]);
+    }
+    return skip;
   }
 
   /** Requests to one replica, one packet after another; an event for its arrivals and hedges. */
@@ -269,12 +285,11 @@ final class ReadOp {
         return;
       }
       List<HedgeBackoff> backoffs = new ArrayList<>(n);
-      boolean[] skip = new boolean[n];
       for (int i = 0; i < n; i++) {
         backoffs.add(k.backoff(plan.replicas[i]));
-        skip[i] = !Hedging.worthHedgingTo(plan.known[i], threshold);
       }
-      int target = k.hedging.nextTarget(replica, backoffs, skip, k.packets);
+      int target = k.hedging.nextTarget(replica, backoffs, notHedgedTo(plan, k, threshold),
+          k.packets);
       if (target >= 0 && !k.budget.tryHedge()) {
         if (!denied) {
           denied = true;

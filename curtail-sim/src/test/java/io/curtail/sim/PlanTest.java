@@ -96,6 +96,23 @@ class PlanTest {
   }
 
   @Test
+  void noHedgeGoesToADataNodeAHedgeOvertookLatelyNorToOneKnownSlower() {
+    known(0, 1);
+    known(1, 40); // its packets' p95 40 ms: over a 30 ms threshold, a hedge would only queue
+    known(2, 1);
+    k.packets = 10;
+    k.overtaken(cluster.nodes[2]);
+    Plan p = Plan.of(cluster, k, new int[] {0, 1, 2}, 0);
+    // dn1 (slow) and dn2 (overtaken) both demoted, the NameNode's order kept between them.
+    assertArrayEquals(new int[] {0, 1, 2}, ids(p));
+    assertArrayEquals(new boolean[] {false, true, true},
+        ReadOp.notHedgedTo(p, k, 30 * MS));
+    k.packets = 26; // 16 packets after the overtaken read: dn2 may be hedged to again
+    assertArrayEquals(new boolean[] {false, true, false},
+        ReadOp.notHedgedTo(p, k, 30 * MS));
+  }
+
+  @Test
   void otherModesKeepTheOrderTheyAreGiven() {
     Plan p = Plan.fixed(new DataNode[] {cluster.nodes[2], cluster.nodes[0]});
     assertSame(cluster.nodes[2], p.replicas[0]);
