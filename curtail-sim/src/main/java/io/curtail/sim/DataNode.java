@@ -15,6 +15,9 @@ public final class DataNode {
   private final Fifo disk = new Fifo();
   private final Fifo netOut = new Fifo();
   private final Fifo netIn = new Fifo();
+  /** Hadoop's read and write throttlers where the fault is a throttle (a period begins with use). */
+  private Throttle sendThrottle;
+  private Throttle receiveThrottle;
   private Fault fault;
   /** Reads and writes in progress here: what the NameNode's considerLoad counts (xceivers). */
   int active;
@@ -55,6 +58,10 @@ public final class DataNode {
 
   void fault(Fault f) {
     this.fault = f;
+    if (f.kind() == Fault.Kind.THROTTLED) {
+      sendThrottle = new Throttle(f.param());
+      receiveThrottle = new Throttle(f.param());
+    }
   }
 
   Fault fault() {
@@ -87,10 +94,11 @@ public final class DataNode {
     bytesSent += bytes;
     if (host != null) {
       t = host.serve(t, diskCost + netCost); // one core reads, checksums and sends it
-      return kind == Fault.Kind.THROTTLED ? netOut.serve(t, throttled(bytes)) : t;
+    } else {
+      t = netOut.serve(disk.serve(t, diskCost), netCost);
     }
-    t = disk.serve(t, diskCost);
-    return netOut.serve(t, kind == Fault.Kind.THROTTLED ? throttled(bytes) : netCost);
+    // The throttle's wait last: reserved ahead on a queue, it would hold up every request after.
+    return kind == Fault.Kind.THROTTLED ? sendThrottle.admit(t, bytes) : t;
   }
 
   /**
@@ -98,16 +106,13 @@ public final class DataNode {
    * it is forwarded), then written to disk; returns when it is written. Call at time {@code at}.
    */
   long write(long at, long bytes) {
-    long diskCost = jitter(hw.diskNanos(bytes));
-    long netCost = jitter(hw.netNanos(bytes));
+    long diskCost = jitter((long) (hw.diskNanos(bytes) * hw.writeCost()));
+    long netCost = jitter((long) (hw.netNanos(bytes) * hw.writeCost()));
     Fault.Kind kind = faulty(at) ? fault.kind() : null;
     bytesReceived += bytes;
-    long t;
-    if (host != null) {
-      t = host.serve(at, netCost);
-      t = kind == Fault.Kind.THROTTLED ? netIn.serve(t, throttled(bytes)) : t;
-    } else {
-      t = netIn.serve(at, kind == Fault.Kind.THROTTLED ? throttled(bytes) : netCost);
+    long t = host != null ? host.serve(at, netCost) : netIn.serve(at, netCost);
+    if (kind == Fault.Kind.THROTTLED) {
+      t = receiveThrottle.admit(t, bytes);
     }
     lastReceived = t;
     if (kind == Fault.Kind.SLOW_DISK) {
@@ -130,10 +135,6 @@ public final class DataNode {
 
   private long jitter(long mean) {
     return hw.jittered(mean, 1 - rnd.nextDouble());
-  }
-
-  private long throttled(long bytes) {
-    return bytes * 1_000_000_000L / fault.param();
   }
 
   Fifo diskQueue() {

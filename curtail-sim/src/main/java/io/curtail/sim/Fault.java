@@ -7,8 +7,10 @@ package io.curtail.sim;
  * <ul>
  *   <li>{@link Kind#SLOW_DISK}: every disk access waits its turn and {@code param} ns (the
  *       benchmark's FIFO disk at 10 ms a packet);
- *   <li>{@link Kind#THROTTLED}: the DataNode sends and receives at most {@code param} bytes a second
- *       in all (Hadoop's {@code dfs.datanode.data.*.bandwidthPerSec});
+ *   <li>{@link Kind#THROTTLED}: the DataNode sends, and receives, at most {@code param} bytes a
+ *       second over all its streams, through Hadoop's throttler (its
+ *       {@code dfs.datanode.data.*.bandwidthPerSec}): bursts of half a second's share at full
+ *       speed, then waits ({@link Throttle});
  *   <li>{@link Kind#STALLS}: its disk stops for {@code param} ns every {@link #STALL_EVERY_NANOS}
  *       (the benchmark's 1.5 s every 4 s).
  * </ul>

@@ -8,12 +8,20 @@ package io.curtail.sim;
  * when it leaves. With several, a request takes the server free first.
  *
  * <p>A server may be stopped for a while ({@link #stallUntil}): a request that would start then
- * starts when it resumes.
+ * starts when it resumes. And it may run slower in spells ({@link #slowIn}), as a machine's cores
+ * do while other processes take most of them: work done in a spell advances at a fraction of
+ * the usual speed, so a request under way stretches by as much of it as falls in the spell.
  */
 public final class Fifo {
   private final long[] freeAt;
   private long busyNanos;
   private long served;
+  /** Spells of slowness, in order and apart: [start, end) and the speed within them. */
+  private long[] spellStart = new long[0];
+  private long[] spellEnd = new long[0];
+  private double spellSpeed = 1;
+  /** The first spell not yet over at the last request's start (requests come nearly in order). */
+  private int spellAt;
 
   /** One server. */
   public Fifo() {
@@ -40,10 +48,62 @@ public final class Fifo {
       }
     }
     long start = Math.max(arrive, freeAt[k]);
-    freeAt[k] = start + serviceNanos;
+    freeAt[k] = spellStart.length == 0 ? start + serviceNanos : finish(start, serviceNanos);
     busyNanos += serviceNanos;
     served++;
     return freeAt[k];
+  }
+
+  /**
+   * Runs at {@code speed} (in (0, 1]) of the usual in the spells [{@code starts[i]},
+   * {@code ends[i]}), which are in order and do not overlap.
+   */
+  public void slowIn(long[] starts, long[] ends, double speed) {
+    if (starts.length != ends.length || !(speed > 0 && speed <= 1)) {
+      throw new IllegalArgumentException("spells need as many ends as starts and a speed in"
+          + " (0, 1]; got " + starts.length + " starts, " + ends.length + " ends, speed " + speed);
+    }
+    for (int i = 0; i < starts.length; i++) {
+      if (ends[i] < starts[i] || (i > 0 && starts[i] < ends[i - 1])) {
+        throw new IllegalArgumentException("spells must be in order and apart; spell " + i
+            + " is [" + starts[i] + ", " + ends[i] + ")");
+      }
+    }
+    spellStart = starts.clone();
+    spellEnd = ends.clone();
+    spellSpeed = speed;
+    spellAt = 0;
+  }
+
+  /** When {@code work} ns of service begun at {@code start} end, through the spells. */
+  private long finish(long start, long work) {
+    int i = spellAt;
+    while (i > 0 && spellEnd[i - 1] > start) {
+      i--; // a request that starts before the last one's start (with several servers)
+    }
+    while (i < spellStart.length && spellEnd[i] <= start) {
+      i++;
+    }
+    spellAt = i;
+    long t = start;
+    double left = work;
+    while (true) {
+      if (i < spellStart.length && t >= spellStart[i]) { // in spell i
+        double canDo = (spellEnd[i] - t) * spellSpeed;
+        if (left <= canDo) {
+          return t + (long) Math.ceil(left / spellSpeed);
+        }
+        left -= canDo;
+        t = spellEnd[i++];
+      } else {
+        long next = i < spellStart.length ? spellStart[i] : Long.MAX_VALUE;
+        if (t + left <= next) {
+          return t + (long) Math.ceil(left);
+        }
+        left -= next - t;
+        t = next;
+      }
+    }
   }
 
   /** Holds every request not yet started until {@code until}: a stall. */

@@ -17,16 +17,27 @@ package io.curtail.sim;
  *     {@code (1 - jitter) + jitter × X} times its mean, X exponential of mean 1
  * @param reportNanos mean time a DataNode takes to tell the NameNode it finished a block (its
  *     incremental block report), exponentially distributed; a close that comes sooner waits
+ * @param writeCost how many times a read's costs a DataNode's receiving and writing of a packet
+ *     cost (a read's disk and wire, or a write's wire and disk, are otherwise alike)
  */
 public record Hardware(long diskBytesPerSec, long diskOpNanos, long netBytesPerSec,
-    long netOpNanos, long hopNanos, long clientPacketNanos, double jitter, long reportNanos) {
+    long netOpNanos, long hopNanos, long clientPacketNanos, double jitter, long reportNanos,
+    double writeCost) {
 
   public Hardware {
     if (diskBytesPerSec <= 0 || netBytesPerSec <= 0 || diskOpNanos < 0 || netOpNanos < 0
         || hopNanos < 0 || clientPacketNanos < 0 || !(jitter >= 0 && jitter <= 1)
-        || reportNanos < 0) {
-      throw new IllegalArgumentException("rates must be > 0 and times >= 0; got " + this);
+        || reportNanos < 0 || !(writeCost > 0)) {
+      throw new IllegalArgumentException("rates and the write cost must be > 0 and times >= 0;"
+          + " got " + this);
     }
+  }
+
+  /** Writes cost what reads do. */
+  public Hardware(long diskBytesPerSec, long diskOpNanos, long netBytesPerSec, long netOpNanos,
+      long hopNanos, long clientPacketNanos, double jitter, long reportNanos) {
+    this(diskBytesPerSec, diskOpNanos, netBytesPerSec, netOpNanos, hopNanos, clientPacketNanos,
+        jitter, reportNanos, 1.0);
   }
 
   /**
@@ -37,6 +48,23 @@ public record Hardware(long diskBytesPerSec, long diskOpNanos, long netBytesPerS
   public static Hardware datacentre() {
     return new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 50_000L, 0.5,
         0);
+  }
+
+  /** The same hardware with every healthy service time {@code f} times as long. */
+  public Hardware scaled(double f) {
+    return new Hardware((long) (diskBytesPerSec / f), (long) (diskOpNanos * f),
+        (long) (netBytesPerSec / f), (long) (netOpNanos * f), hopNanos,
+        (long) (clientPacketNanos * f), jitter, reportNanos, writeCost);
+  }
+
+  public Hardware withReportNanos(long nanos) {
+    return new Hardware(diskBytesPerSec, diskOpNanos, netBytesPerSec, netOpNanos, hopNanos,
+        clientPacketNanos, jitter, nanos, writeCost);
+  }
+
+  public Hardware withWriteCost(double f) {
+    return new Hardware(diskBytesPerSec, diskOpNanos, netBytesPerSec, netOpNanos, hopNanos,
+        clientPacketNanos, jitter, reportNanos, f);
   }
 
   /** {@code mean} with this hardware's jitter, {@code u} uniform in (0, 1]. */

@@ -16,9 +16,10 @@ import java.util.Map;
  * the client's own {@link LatencyRegistry} (bounded by {@code curtail.knowledge.max.nodes}) on
  * the simulated clock, the {@link HedgeBudget} and the DataNodes fail-fast avoids. Each client's
  * own, as each file system's {@code ReadContext}: each DataNode's {@link HedgeBackoff} and hedge
- * threshold, its packet count, and the DataNodes a packet is compared with. The pooling and
- * refreshing glue mirrors {@code ReadContext}, which holds Hadoop types and threads and so cannot
- * be driven here; the rules themselves are the client's classes.
+ * threshold, its packet count, the DataNodes a packet is compared with, and the reads a hedge
+ * overtook. The pooling and refreshing glue mirrors {@code ReadContext}, which holds Hadoop types
+ * and threads and so cannot be driven here (keep the two alike); the rules themselves are the
+ * client's classes.
  */
 final class Knowledge {
   /** As the client's {@code ReadContext.MAX_COMPARED_NODES}. */
@@ -38,9 +39,14 @@ final class Knowledge {
   private int comparedNext;
   private final Map<Integer, long[]> thresholds = new HashMap<>();
   private final Map<Integer, HedgeBackoff> backoffs = new HashMap<>();
+  /** This client's packet count when a hedge last overtook a read from each DataNode. */
+  private final Map<Integer, Long> overtakenAt = new HashMap<>();
   private final long[] scratch;
   private final long[] window;
+  private final long[] planScratch;
   long packets;
+  /** Reads a hedge overtook: a plan made before the last one is stale. */
+  long overtakes;
   /**
    * DataNodes fail-fast replaced, avoided for new blocks and spares until their memory runs
    * out, the most recent {@code curtail.knowledge.max.avoided} (3) of them, JVM-wide as the
@@ -61,6 +67,7 @@ final class Knowledge {
     this.reportedLoad = p.reportedLoad();
     this.scratch = new long[MAX_COMPARED * p.readWindow()];
     this.window = new long[Math.max(p.readWindow(), p.writeWindow())];
+    this.planScratch = new long[p.readWindow()];
     this.avoided = new int[] {-1, -1, -1};
     this.avoidedUntil = new long[3];
   }
@@ -77,6 +84,7 @@ final class Knowledge {
     this.reportedLoad = jvm.reportedLoad;
     this.scratch = jvm.scratch; // the simulation is single-threaded
     this.window = jvm.window;
+    this.planScratch = jvm.planScratch;
     this.avoided = jvm.avoided;
     this.avoidedUntil = jvm.avoidedUntil;
   }
@@ -85,38 +93,110 @@ final class Knowledge {
     return registry.tracker(dn.nodeId);
   }
 
-  /** Notes that this JVM reads from {@code t}: its packets are what others are compared with. */
+  /**
+   * Notes that this client reads from {@code t}'s DataNode (it took it up for a read), so that
+   * packets from others are compared with its packets: the first {@value #MAX_COMPARED} DataNodes
+   * met, as the client's {@code ReadContext.readsFrom}; a DataNode met again with a new tracker
+   * (its old one forgotten by the registry) takes its place.
+   */
   void readFrom(NodeTracker t) {
     for (int i = 0; i < comparedCount; i++) {
       if (compared[i] == t) {
         return;
       }
     }
-    compared[comparedNext] = t;
-    comparedNext = (comparedNext + 1) % MAX_COMPARED;
-    comparedCount = Math.min(MAX_COMPARED, comparedCount + 1);
+    for (int i = 0; i < comparedCount; i++) {
+      if (compared[i].node().equals(t.node())) {
+        compared[i] = t;
+        return;
+      }
+    }
+    if (comparedCount < MAX_COMPARED) {
+      compared[comparedCount++] = t;
+    }
   }
 
   /**
-   * The hedge threshold of a packet from {@code dn}, refreshed every few packets as the client's;
-   * {@code reportedLoaded} where the NameNode reports {@code dn} loaded beside another replica.
+   * The hedge threshold of a packet from {@code dn}, as the client's
+   * {@code ReadContext.thresholdNanos}; {@code reportedLoaded} where the NameNode reports
+   * {@code dn} loaded. Pooled over the other DataNodes this client reads from and remembered for
+   * {@code refresh-packets} of its packets; while it has read too little from others to adapt
+   * (fewer samples than a window), pooled over every DataNode the JVM knows instead and computed
+   * again on every look ({@link #cold}).
    */
   long thresholdNanos(DataNode dn, NodeTracker self, boolean reportedLoaded) {
-    // {threshold, threshold if reported loaded, the packet count they were computed at}
-    long[] t = thresholds.computeIfAbsent(dn.id, k -> new long[] {0, 0, Long.MIN_VALUE / 2});
-    if (packets - t[2] >= policy.refreshPackets()) {
-      int n = 0;
-      for (int i = 0; i < comparedCount; i++) {
-        if (compared[i] != self) {
-          n += compared[i].reads().copyLast(policy.readWindow(), scratch, n);
-        }
+    // {threshold, threshold if reported loaded, the packet count they were computed at, cold}
+    long[] t = thresholds.computeIfAbsent(dn.id, k -> new long[] {0, 0, Long.MIN_VALUE / 2, 1});
+    if (t[3] != 0 || packets - t[2] >= policy.refreshPackets()) {
+      int n = poolOthers(self);
+      if (n < policy.readWindow()) {
+        n = poolKnown(self);
       }
       long p = LatencyStats.percentile(scratch, n, policy.percentile());
       t[0] = hedging.thresholdNanos(n, p, false);
       t[1] = hedging.thresholdNanos(n, p, true);
       t[2] = packets;
+      t[3] = n < policy.readWindow() ? 1 : 0;
     }
     return reportedLoaded ? t[1] : t[0];
+  }
+
+  /** Whether {@code dn}'s threshold was last computed from too few samples to adapt. */
+  boolean cold(DataNode dn) {
+    long[] t = thresholds.get(dn.id);
+    return t == null || t[3] != 0;
+  }
+
+  /** The latencies of the DataNodes this client reads from, other than {@code self}, pooled. */
+  private int poolOthers(NodeTracker self) {
+    int n = 0;
+    int w = policy.readWindow();
+    for (int i = 0; i < comparedCount; i++) {
+      if (compared[i] != self && n + w <= scratch.length) {
+        n += compared[i].reads().copyLast(w, scratch, n);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The same over the DataNodes the JVM knows, as many as the scratch holds, in the registry's
+   * order: the client's {@code ReadContext.poolKnown}, for a client that has read from too few.
+   */
+  private int poolKnown(NodeTracker self) {
+    int n = 0;
+    int w = policy.readWindow();
+    for (NodeTracker t : registry.trackers()) {
+      if (t.node().equals(self.node())) {
+        continue;
+      }
+      if (n + w > scratch.length) {
+        break;
+      }
+      n += t.reads().copyLast(w, scratch, n);
+    }
+    return n;
+  }
+
+  /**
+   * A hedge overtook a read from {@code dn}: this client reads it last for the next
+   * {@code curtail.read.hedging.backoff.packets} packets and its plans made before are stale, as
+   * the client's {@code ReadContext.overtaken}.
+   */
+  void overtaken(DataNode dn) {
+    overtakenAt.put(dn.id, packets);
+    overtakes++;
+  }
+
+  /** Whether a hedge overtook a read from {@code dn} within the backoff's packets. */
+  boolean recentlyOvertaken(DataNode dn) {
+    Long at = overtakenAt.get(dn.id);
+    return at != null && packets - at < policy.backoffPackets();
+  }
+
+  /** A window's scratch for making plans (the simulation is single-threaded). */
+  long[] planScratch() {
+    return planScratch;
   }
 
   HedgeBackoff backoff(DataNode dn) {

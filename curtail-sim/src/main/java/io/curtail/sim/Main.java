@@ -36,7 +36,8 @@ public final class Main {
         --mix R,P,W           weights of sequential reads, 1 MiB preads, writes [2,1,1]
         --fraction F          share of DataNodes slow, for simulate [0.05]
         --faults D,T,S        weights of slow disks, throttled, stalls [1,1,1]
-        --modes LIST          stock,stock-best,curtail,oracle [all]
+        --modes LIST          stock,stock-best,curtail,oracle [all]; calibrate: the
+                              benchmark's modes stock,curtail,oracle [all three]
         --knowledge-nodes N   curtail.knowledge.max.nodes per JVM [1024, the client's]
         --sensitivity-fraction F  the slow share the sensitivity runs use [0.1]
         --parts LIST          study: fraction,rack,onsets,sensitivity,budget [all]
@@ -45,6 +46,13 @@ public final class Main {
                               FileSystem do [each client its own]
         --seed N              of every random choice; a run is a function of it [1]
         --seeds N             calibrate: seeds per scenario and mode [21]
+        --measured PATH       calibrate: the benchmark's results directory (or its summary.csv)
+                              to compare with [the run the simulator was fitted on]
+        --cost-scale F, --write-cost F, --report-us US,
+        --spell-every-ms MS, --spell-mean-ms MS, --spell-speed F
+                              calibrate: the host's fitted per-packet costs (times F; a
+                              DataNode's write costs F times its read's), block-report delay
+                              and slow spells, to fit them again on a new healthy run
         --out DIR             where report.md, results.csv and plots/ go [sim-results/<time>]
       """;
 
@@ -67,7 +75,7 @@ public final class Main {
         "sim-results/" + Instant.now().toString().replace(':', '-').substring(0, 19)));
     Report report = new Report(dir);
     switch (command) {
-      case "calibrate" -> calibrate(report, Integer.parseInt(o.getOrDefault("seeds", "21")), out);
+      case "calibrate" -> calibrate(report, o, out);
       case "simulate" -> simulate(setup(o), o, report, out);
       case "study" -> {
         Study s = new Study(setup(o), out::println)
@@ -92,21 +100,48 @@ public final class Main {
     return 0;
   }
 
-  private static void calibrate(Report r, int seeds, PrintStream out) {
-    List<String[]> rows = Calibration.table(Calibration.benchHost(), seeds, 2);
+  private static void calibrate(Report r, Map<String, String> o, PrintStream out)
+      throws IOException {
+    int seeds = Integer.parseInt(o.getOrDefault("seeds", "21"));
+    Measured measured = o.containsKey("measured") ? Measured.read(new File(o.get("measured")))
+        : Measured.fitted();
+    Hardware hw = Calibration.benchHost();
+    if (o.containsKey("cost-scale")) {
+      hw = hw.scaled(Double.parseDouble(o.get("cost-scale")));
+    }
+    if (o.containsKey("write-cost")) {
+      hw = hw.withWriteCost(Double.parseDouble(o.get("write-cost")));
+    }
+    if (o.containsKey("report-us")) {
+      hw = hw.withReportNanos(Long.parseLong(o.get("report-us")) * 1_000L);
+    }
+    Calibration.Spells p = Calibration.benchSpells();
+    p = new Calibration.Spells(
+        (long) (Double.parseDouble(o.getOrDefault("spell-every-ms",
+            Double.toString(p.everyNanos() / 1e6))) * 1e6),
+        (long) (Double.parseDouble(o.getOrDefault("spell-mean-ms",
+            Double.toString(p.meanNanos() / 1e6))) * 1e6),
+        Double.parseDouble(o.getOrDefault("spell-speed", Double.toString(p.speed()))));
+    Calibration.Result t = Calibration.table(measured, hw, p, seeds,
+        List.of(o.getOrDefault("modes", "stock,curtail,oracle").split(",")));
     r.text("# Calibration: the benchmark's cluster and scenarios, simulated and measured\n\n"
-        + "Simulated: the median over " + seeds + " seeds of each run's p50 and p99 (each run as"
-        + " many files as the benchmark's). Measured: " + Calibration.SOURCE + ".");
-    r.table(Calibration.HEADER, rows);
-    r.text("Curtail against stock, the two modes' ratio with no healthy baseline in between:");
-    r.table(Calibration.BETWEEN_HEADER, Calibration.between);
-    for (String[] row : Calibration.between) {
+        + "Simulated: the median over " + seeds + " seeds of the p50 and p99 of as many files as"
+        + " the benchmark's (its rounds each a cold run, pooled); host " + hw + "; slow spells"
+        + " one every " + p.everyNanos() / 1e6 + " ms on average, of mean " + p.meanNanos() / 1e6
+        + " ms, at " + p.speed() + " of the cores' speed."
+        + " Measured: " + measured.source() + ".");
+    r.table(Calibration.HEADER, t.rows());
+    r.text("The ratios between modes, the bar (within ±25%): " + t.met() + " of " + t.compared()
+        + " met.");
+    r.table(Calibration.RATIO_HEADER, t.ratios());
+    r.csv(Calibration.HEADER, t.rows());
+    for (String[] row : t.rows()) {
       out.println(String.join(" | ", row));
     }
-    out.println(String.join(" | ", Calibration.HEADER));
-    for (String[] row : rows) {
+    for (String[] row : t.ratios()) {
       out.println(String.join(" | ", row));
     }
+    out.println("ratios within ±25%: " + t.met() + " of " + t.compared());
   }
 
   private static void simulate(Setup s, Map<String, String> o, Report r, PrintStream out) {

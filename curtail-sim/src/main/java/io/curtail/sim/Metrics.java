@@ -20,6 +20,8 @@ public final class Metrics {
   long rebuildBytes;
   long blocksWritten;
   long replicaSwitches;
+  /** Times a close asked the NameNode again, its last block's replicas not yet reported. */
+  long closeRetries;
   /** Fail-fast's decisions by reason: why pipelines were kept or replaced. */
   final java.util.EnumMap<io.curtail.client.policy.FailFastDecision.Reason, Long> decisions =
       new java.util.EnumMap<>(io.curtail.client.policy.FailFastDecision.Reason.class);
@@ -104,6 +106,10 @@ public final class Metrics {
 
   public long hedgesWon() {
     return hedgesWon;
+  }
+
+  public long closeRetries() {
+    return closeRetries;
   }
 
   public long hedgesDenied() {

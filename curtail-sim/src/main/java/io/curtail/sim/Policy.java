@@ -45,6 +45,8 @@ public final class Policy {
     REFRESH_PACKETS("refresh-packets", 16),
     KNOWLEDGE_MEMORY_MS("knowledge-memory-ms", 300_000),
     KNOWLEDGE_NODES("knowledge-nodes", 1024),
+    /** The watchdog's period: a cold threshold, or a refused hedge, is looked at again then. */
+    CHECK_MS("check-ms", 5),
     /** {@code curtail.read.namenode.load.factor}; 0 turns the rule off. */
     LOAD_FACTOR("load-factor", 2),
     LOAD_MARGIN("load-margin", 4),
@@ -129,6 +131,16 @@ public final class Policy {
 
   long stockHedgeThresholdNanos() {
     return nanos(Threshold.STOCK_THRESHOLD_MS);
+  }
+
+  /** {@code curtail.read.hedging.backoff.packets}: also how long an overtaken DataNode is last. */
+  int backoffPackets() {
+    return (int) get(Threshold.BACKOFF);
+  }
+
+  /** {@code curtail.read.hedging.check.ms}: how often the client's watchdog looks at packets. */
+  long checkNanos() {
+    return nanos(Threshold.CHECK_MS);
   }
 
   long readMinSlowdownNanos() {

@@ -2,78 +2,108 @@ package io.curtail.sim;
 
 import io.curtail.client.policy.HedgeBackoff;
 import io.curtail.client.policy.Hedging;
-import io.curtail.client.policy.ReplicaOrder;
-import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeTracker;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One read of a range of a block, packet by packet, from a chain of requests to one replica at a
- * time, and for a hedge a second chain. Curtail's reads decide as the client's {@code BlockRead}
- * does, with the client's classes: the replica order ({@link ReplicaOrder}), a hedge for a packet
- * that overran its DataNode's threshold ({@link Hedging}, the budget, the backoff), the rest of the
- * range moved to the hedge that won or away from a replica once it is known slow. Stock-best's
- * hedge is Hadoop's: the whole range again from the next replica after a static threshold, the
- * first to finish winning.
+ * One read of a block by one stream: {@code ranges} ranges one after another (one for a
+ * sequential read, several positional reads for the benchmark's pread files), each packet by
+ * packet from a chain of requests to one replica at a time, and for a hedge a second chain.
+ *
+ * <p>Curtail's reads decide as the client's {@code BlockRead} does, with the client's classes:
+ * the replica order of the stream's {@link Plan} (made again once stale, as {@code FileBlocks}
+ * keeps it), a hedge for a packet that overran its DataNode's threshold ({@link Hedging}, the
+ * budget, the backoff; never to a DataNode a hedge overtook lately) looked at again on every
+ * watchdog tick while the threshold is cold or no hedge could start, the rest of the range moved
+ * to the hedge that won (and the overtaken DataNode read last for a while), or away from a
+ * replica once the JVM knows it slow: every 4 packets on the stream's plan, after a slow packet
+ * on a plan made afresh. Mirrored by hand
+ * where the client's holds Hadoop types; keep the two alike. Stock-best's hedge is Hadoop's: the
+ * whole range again from the next replica after a static threshold, the first to finish winning.
  */
 final class ReadOp {
   private static final int ARRIVE = 0;
   private static final int HEDGE = 1;
   /** The packet reached the client's host, whose cores it waits for (a shared host only). */
   private static final int CLIENT = 2;
-  /** As the client: a read looks at its replica's speed every this many packets. */
-  private static final int LOOK_EVERY = 4;
+  /** As the client's {@code BlockRead.LOOK_EVERY_PACKETS}. */
+  static final int LOOK_EVERY = 4;
 
   private final Simulation sim;
   private final SimClient client;
   private final Metrics.Op kind;
-  private final DataNode[] replicas;
-  private final NodeTracker[] trackers;
-  private final long[] known;
-  /** Whether the NameNode reports each replica loaded beside the block's least loaded. */
-  private final boolean[] loaded;
+  private final boolean curtail;
+  /** The block's replicas in the NameNode's order, indices into the cluster. */
+  private final int[] byNameNode;
+  private final int ranges;
   private final int packets;
   private final long lastPacketBytes;
   private final long start;
+  /** The stream's plan, reused while fresh (Curtail's); the fixed order in other modes. */
+  private Plan streamPlan;
+  /** The plan the range in progress follows. */
+  private Plan plan;
+  private int range;
   private Chain primary;
   private Chain hedge;
   private boolean done;
 
-  ReadOp(Simulation sim, SimClient client, Metrics.Op kind, int[] replicasByNameNode, long bytes) {
+  /**
+   * @param replicasByNameNode the block's replicas in the NameNode's order for this reader
+   * @param rangeBytes bytes of each range (a whole file for a sequential read)
+   * @param ranges ranges read one after another by the same stream
+   */
+  ReadOp(Simulation sim, SimClient client, Metrics.Op kind, int[] replicasByNameNode,
+      long rangeBytes, int ranges) {
+    if (ranges < 1 || rangeBytes < 1) {
+      throw new IllegalArgumentException("a read needs ranges >= 1 of bytes >= 1; got " + ranges
+          + " of " + rangeBytes);
+    }
     this.sim = sim;
     this.client = client;
     this.kind = kind;
+    this.curtail = sim.mode == Mode.CURTAIL;
     this.start = sim.q.nanoTime();
+    this.byNameNode = replicasByNameNode;
+    this.ranges = ranges;
     long pb = Simulation.PACKET_BYTES;
-    this.packets = (int) Math.max(1, (bytes + pb - 1) / pb);
-    this.lastPacketBytes = bytes - (packets - 1) * pb;
-    int n = replicasByNameNode.length;
-    this.replicas = new DataNode[n];
-    this.trackers = new NodeTracker[n];
-    this.known = new long[n];
-    this.loaded = new boolean[n];
-    int[] order = order(replicasByNameNode);
-    for (int i = 0; i < n; i++) {
-      replicas[i] = sim.cluster.nodes[order[i]];
-    }
-    if (sim.mode == Mode.CURTAIL) {
-      plan(replicasByNameNode);
+    this.packets = (int) Math.max(1, (rangeBytes + pb - 1) / pb);
+    this.lastPacketBytes = rangeBytes - (packets - 1) * pb;
+    if (!curtail) {
+      streamPlan = Plan.fixed(order(replicasByNameNode));
     }
   }
 
   void begin() {
+    startRange(start);
+  }
+
+  /** A range begins, as a new {@code BlockRead}: on the stream's plan, from its first replica. */
+  private void startRange(long now) {
+    plan = source(now);
     primary = new Chain(0, 0, false);
-    primary.issue(start);
-    if (sim.mode == Mode.STOCK_BEST && kind == Metrics.Op.PREAD && replicas.length > 1) {
+    if (curtail) {
+      client.knowledge.readFrom(primary.tracker);
+    }
+    primary.issue(now);
+    if (sim.mode == Mode.STOCK_BEST && kind == Metrics.Op.PREAD && byNameNode.length > 1) {
       sim.q.after(sim.policy.stockHedgeThresholdNanos(), primary, (primary.gen << 2) | HEDGE);
     }
   }
 
-  /** The order replicas are tried in, by mode; Curtail's is set again by {@link #plan}. */
-  private int[] order(int[] byNameNode) {
-    int n = byNameNode.length;
-    int[] out = byNameNode.clone();
+  /** The stream's plan: the last one made, while fresh (the client's {@code FileBlocks.plan}). */
+  private Plan source(long now) {
+    if (curtail && (streamPlan == null || !streamPlan.fresh(client.knowledge))) {
+      streamPlan = Plan.of(sim.cluster, client.knowledge, byNameNode, now);
+    }
+    return streamPlan;
+  }
+
+  /** The order replicas are tried in by the modes that do not judge them (not Curtail). */
+  private DataNode[] order(int[] byNameNodeOrder) {
+    int n = byNameNodeOrder.length;
+    int[] out = byNameNodeOrder.clone();
     if (sim.mode == Mode.STOCK_BEST || sim.mode == Mode.ORACLE) {
       long now = sim.q.nanoTime();
       for (int i = 1; i < n; i++) { // stable: the NameNode's order breaks ties
@@ -86,7 +116,11 @@ final class ReadOp {
         out[j + 1] = v;
       }
     }
-    return out;
+    DataNode[] replicas = new DataNode[n];
+    for (int i = 0; i < n; i++) {
+      replicas[i] = sim.cluster.nodes[out[i]];
+    }
+    return replicas;
   }
 
   private long rank(int dn, long now) {
@@ -94,144 +128,89 @@ final class ReadOp {
     return sim.mode == Mode.ORACLE ? (d.faulty(now) ? 1 : 0) : d.active;
   }
 
-  /** Curtail's replica order and what a hedge to each would take, as the client's ReplicaPlan. */
-  private void plan(int[] byNameNode) {
-    Knowledge k = client.knowledge;
-    Policy p = k.policy;
-    int n = byNameNode.length;
-    long now = sim.q.nanoTime();
-    NodeTracker[] byNn = new NodeTracker[n];
-    int[][] samples = new int[3][n];
-    long[][] nanos = new long[3][n];
-    boolean[] demoted = new boolean[n];
-    for (int i = 0; i < n; i++) {
-      NodeTracker t = k.tracker(sim.cluster.nodes[byNameNode[i]]);
-      byNn[i] = t;
-      if (now - t.lastStartNanos() <= p.knowledgeMemoryNanos()) {
-        take(k, t.reads().stats(p.readWindow(), Policy.TYPICAL, new long[p.readWindow()]), samples[0], nanos[0], i);
-        take(k, t.reads().stats(p.readWindow(), p.percentile(), new long[p.readWindow()]), samples[1], nanos[1], i);
-        take(k, t.starts().stats(p.readWindow(), Policy.TYPICAL, new long[p.readWindow()]), samples[2], nanos[2], i);
-      }
+  private void rangeDone(long now) {
+    primary.end();
+    if (hedge != null) {
+      hedge.end();
+      hedge = null;
     }
-    k.packetOrder.demoteSlow(samples[0], nanos[0], demoted);
-    k.tailOrder.demoteSlow(samples[1], nanos[1], demoted);
-    k.startOrder.demoteSlow(samples[2], nanos[2], demoted);
-    boolean[] loadedByNn = reportedLoad(k, byNameNode);
-    for (int i = 0; i < n; i++) {
-      demoted[i] |= loadedByNn[i];
+    if (++range < ranges) {
+      startRange(now);
+      return;
     }
-    int[] order = ReplicaOrder.order(demoted);
-    for (int i = 0; i < n; i++) {
-      int j = order[i];
-      replicas[i] = sim.cluster.nodes[byNameNode[j]];
-      trackers[i] = byNn[j];
-      loaded[i] = loadedByNn[j];
-      long tail = k.tailOrder.judged(samples[1][j]) ? nanos[1][j] : 0;
-      long st = k.startOrder.judged(samples[2][j]) ? nanos[2][j] : 0;
-      known[i] = Math.max(tail, st);
-    }
+    done = true;
+    sim.metrics.record(kind, start, now - start);
+    client.opDone(now);
   }
 
   /**
-   * Which replicas the NameNode reports loaded, as the client's {@code ReplicaPlan} asks
-   * {@code ReportedLoad}: the transfers each DataNode serves, here its count now (the one that
-   * stock-best's considerLoad order reads; a real NameNode's is up to a heartbeat old), none on
-   * the client's host and every report fresh.
+   * The replicas of {@code plan} a hedge of a packet that overran {@code threshold} may not go
+   * to, as the client's {@code BlockRead.startHedge} skips them: one known to take longer (a
+   * hedge would only join its queue), or one a hedge overtook within the backoff's packets
+   * (main's cd51084, after e7554a1). Busy flags, failures and hedges in flight are not modelled.
    */
-  private boolean[] reportedLoad(Knowledge k, int[] byNameNode) {
-    int n = byNameNode.length;
-    boolean[] marked = new boolean[n];
-    if (k.reportedLoad == null || n < 2) {
-      return marked;
+  static boolean[] notHedgedTo(Plan plan, Knowledge k, long threshold) {
+    boolean[] skip = new boolean[plan.replicas.length];
+    for (int i = 0; i < skip.length; i++) {
+      skip[i] = !Hedging.worthHedgingTo(plan.known[i], threshold)
+          || k.recentlyOvertaken(plan.replicas[i]);
     }
-    int[] transfers = new int[n];
-    long[] reportedAt = new long[n];
-    for (int i = 0; i < n; i++) {
-      transfers[i] = sim.cluster.nodes[byNameNode[i]].active;
-      reportedAt[i] = 1;
-    }
-    k.reportedLoad.markLoaded(transfers, reportedAt, new boolean[n], 1, marked);
-    return marked;
-  }
-
-  private static void take(Knowledge k, LatencyStats s, int[] samples, long[] nanos, int i) {
-    samples[i] = s.samples();
-    nanos[i] = s.percentileNanos();
-  }
-
-  /** Whether the replica being read is now known slow beside another: the client leaves it. */
-  private int betterReplica(int current) {
-    Knowledge k = client.knowledge;
-    Policy p = k.policy;
-    int n = replicas.length;
-    int[] samples = new int[n];
-    long[] nanos = new long[n];
-    boolean[] demoted = new boolean[n];
-    long[] scratch = new long[p.readWindow()];
-    for (int i = 0; i < n; i++) {
-      LatencyStats s = trackers[i].reads().stats(p.readWindow(), Policy.TYPICAL, scratch);
-      samples[i] = s.samples();
-      nanos[i] = s.percentileNanos();
-    }
-    k.packetOrder.demoteSlow(samples, nanos, demoted);
-    if (!demoted[current]) {
-      return -1;
-    }
-    for (int i = 0; i < n; i++) {
-      if (!demoted[i] && i != current) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private void finish(long now) {
-    done = true;
-    if (primary != null) {
-      primary.end();
-    }
-    if (hedge != null) {
-      hedge.end();
-    }
-    sim.metrics.record(kind, start, now - start);
-    client.opDone(now);
+    return skip;
   }
 
   /** Requests to one replica, one packet after another; an event for its arrivals and hedges. */
   private final class Chain implements EventQueue.Event {
     int replica;
+    DataNode dn;
+    NodeTracker tracker;
     int packet;
     final boolean wholeRange;
     int gen;
     long issued;
-    long lastLeft = Long.MIN_VALUE;
+    /** When the packet in flight reaches the client, if known when it was asked for. */
+    long arrivesAt;
+    /** The packet in flight's hedge threshold when it was asked for (the client's race's). */
+    long threshold;
     boolean started;
     boolean ended;
     /** When the look for a hedge of the packet in flight is due; -1 when none is. */
     long hedgeAt = -1;
+    /** Whether the budget refused a hedge of the packet in flight: counted once. */
+    boolean denied;
+    /** Packets since the read took this replica up or last looked at it (the client's). */
+    int sinceLook;
+    boolean lastPacketSlow;
 
     Chain(int replica, int packet, boolean wholeRange) {
-      this.replica = replica;
       this.packet = packet;
       this.wholeRange = wholeRange;
-      replicas[replica].enter();
+      take(replica);
+    }
+
+    private void take(int r) {
+      replica = r;
+      dn = plan.replicas[r];
+      tracker = plan.trackers == null ? null : plan.trackers[r];
+      dn.enter();
     }
 
     void end() {
       if (!ended) {
         ended = true;
         gen++;
-        replicas[replica].leave();
+        dn.leave();
       }
     }
 
+    /** The read takes up replica {@code r} of the plan it now follows (the client's open). */
     void moveTo(int r) {
-      replicas[replica].leave();
-      replicas[r].enter();
-      replica = r;
+      dn.leave();
+      take(r);
       started = false;
-      lastLeft = Long.MIN_VALUE;
       gen++;
+      sinceLook = 0;
+      lastPacketSlow = false;
+      client.knowledge.readFrom(tracker);
     }
 
     long bytes() {
@@ -240,7 +219,6 @@ final class ReadOp {
 
     void issue(long now) {
       Hardware hw = sim.hw;
-      DataNode dn = replicas[replica];
       // The first request travels to the DataNode; later ones are streamed (read ahead).
       long left = dn.read(started ? now : now + hw.hopNanos(), bytes());
       long reaches = left + hw.hopNanos();
@@ -248,15 +226,29 @@ final class ReadOp {
       sim.packets++;
       boolean sharedHost = sim.cluster.host != null;
       long arrives = sharedHost ? reaches : sim.cluster.client(reaches, hw);
+      arrivesAt = sharedHost ? Long.MAX_VALUE : arrives;
       sim.q.at(arrives, this, (gen << 2) | (sharedHost ? CLIENT : ARRIVE));
-      if (sim.mode == Mode.CURTAIL && this == primary && hedge == null) {
-        long threshold = client.knowledge.thresholdNanos(dn, trackers[replica], loaded[replica]);
-        // Where the packet's arrival is known now, a packet in time needs no look.
-        if (sharedHost || arrives - now > threshold) {
-          hedgeAt = now + threshold;
-          sim.q.at(hedgeAt, this, (gen << 2) | HEDGE);
-        }
+      if (curtail && this == primary && hedge == null) {
+        threshold = client.knowledge.thresholdNanos(dn, tracker, plan.loaded[replica]);
+        denied = false;
+        lookAt(issued + threshold, now);
       }
+    }
+
+    /**
+     * Schedules the next look for a hedge at {@code due}, or sooner on the watchdog's next tick
+     * while the threshold is cold (it is computed again on every look); none where the packet is
+     * known to arrive first.
+     */
+    private void lookAt(long due, long now) {
+      if (client.knowledge.cold(dn)) {
+        due = Math.min(due, now + sim.policy.checkNanos());
+      }
+      if (due >= arrivesAt) {
+        return;
+      }
+      hedgeAt = Math.max(due, now);
+      sim.q.at(hedgeAt, this, (gen << 2) | HEDGE);
     }
 
     @Override
@@ -273,29 +265,44 @@ final class ReadOp {
 
     private void startHedge(long now) {
       Knowledge k = client.knowledge;
-      int n = replicas.length;
-      if (sim.mode != Mode.STOCK_BEST && (hedge != null || now != hedgeAt)) {
+      int n = plan.replicas.length;
+      if (sim.mode == Mode.STOCK_BEST) {
+        if (hedge == null) {
+          sim.metrics.hedgesTried++;
+          hedge = new Chain((replica + 1) % n, 0, true);
+          hedge.issue(now);
+        }
+        return;
+      }
+      if (hedge != null || now != hedgeAt) {
         return; // the look of a packet that arrived before it (on a shared host)
       }
-      if (sim.mode == Mode.STOCK_BEST) {
-        sim.metrics.hedgesTried++;
-        hedge = new Chain((replica + 1) % n, 0, true);
-        hedge.issue(now);
+      hedgeAt = -1;
+      // Overdue once past the deadline armed or the threshold as the client knows it now.
+      long thresholdNow = k.thresholdNanos(dn, tracker, plan.loaded[replica]);
+      if (now - issued < Math.min(threshold, thresholdNow)) {
+        lookAt(issued + Math.min(threshold, thresholdNow), now);
         return;
       }
-      long threshold = k.thresholdNanos(replicas[replica], trackers[replica], loaded[replica]);
       List<HedgeBackoff> backoffs = new ArrayList<>(n);
-      boolean[] skip = new boolean[n];
       for (int i = 0; i < n; i++) {
-        backoffs.add(k.backoff(replicas[i]));
-        skip[i] = !Hedging.worthHedgingTo(known[i], threshold);
+        backoffs.add(k.backoff(plan.replicas[i]));
       }
-      int target = k.hedging.nextTarget(replica, backoffs, skip, k.packets);
-      if (target < 0) {
-        return;
+      int target = k.hedging.nextTarget(replica, backoffs, notHedgedTo(plan, k, threshold),
+          k.packets);
+      if (target >= 0 && !k.budget.tryHedge()) {
+        if (!denied) {
+          denied = true;
+          sim.metrics.hedgesDenied++;
+        }
+        target = -1;
       }
-      if (!k.budget.tryHedge()) {
-        sim.metrics.hedgesDenied++;
+      if (target < 0) { // the watchdog tries again on its next tick
+        long next = now + sim.policy.checkNanos();
+        if (next < arrivesAt) {
+          hedgeAt = next;
+          sim.q.at(next, this, (gen << 2) | HEDGE);
+        }
         return;
       }
       sim.metrics.hedgesTried++;
@@ -306,56 +313,83 @@ final class ReadOp {
     private void arrived(long now) {
       long latency = now - issued;
       hedgeAt = -1;
-      Knowledge k = client.knowledge;
-      boolean curtail = sim.mode == Mode.CURTAIL;
       if (this == hedge) {
         sim.metrics.hedgedBytes += bytes();
       } else {
         sim.metrics.bytesRead += bytes();
       }
       if (curtail) {
+        Knowledge k = client.knowledge;
         k.packets++;
         k.budget.onRead();
-        k.readFrom(trackers[replica]);
-        record(trackers[replica], latency, now);
+        record(latency, now);
         if (this == hedge) { // the hedge won its race: the rest of the range is read from it
-          record(trackers[primary.replica], now - primary.issued, now);
-          k.backoff(replicas[replica], k.hedging.afterWin());
+          primary.record(now - primary.issued, now);
+          k.overtaken(primary.dn);
+          k.backoff(dn, k.hedging.afterWin());
           sim.metrics.hedgesWon++;
           primary.end();
           primary = this;
           hedge = null;
-        } else if (hedge != null) { // the primary won: the hedge lost
-          DataNode h = replicas[hedge.replica];
-          k.backoff(h, k.hedging.afterLoss(k.backoff(h), k.packets));
-          hedge.end();
-          hedge = null;
+          sinceLook = 0;
+          lastPacketSlow = false;
+          k.readFrom(tracker);
+        } else {
+          if (hedge != null) { // the primary won: the hedge lost
+            k.backoff(hedge.dn, k.hedging.afterLoss(k.backoff(hedge.dn), k.packets));
+            hedge.end();
+            hedge = null;
+          }
+          lastPacketSlow = started && latency >= k.policy.readMinSlowdownNanos();
         }
       }
       started = true;
       packet++;
       if (packet == packets) {
         if (this == hedge) {
-          sim.metrics.hedgesWon++;
+          sim.metrics.hedgesWon++; // stock-best's whole-range hedge finished first
         }
-        finish(now);
+        rangeDone(now);
         return;
       }
-      if (curtail && (packet % LOOK_EVERY == 0 || latency >= k.policy.readMinSlowdownNanos())) {
-        int better = betterReplica(replica);
-        if (better >= 0) {
-          sim.metrics.replicaSwitches++;
-          moveTo(better);
-        }
+      if (curtail && (++sinceLook >= LOOK_EVERY || lastPacketSlow)) {
+        leaveIfKnownSlow(now);
       }
       issue(now);
     }
 
-    private void record(NodeTracker t, long latency, long now) {
-      if (t == trackers[replica] && !started) {
-        t.recordStart(latency, now);
+    /**
+     * The client's {@code BlockRead.leaveIfKnownSlow}: on the stream's plan, or after a slow
+     * packet on one made now, if the JVM knows this replica slow and another not, the rest of
+     * the range goes to the first replica of that plan (loaded or not: the count is a proxy).
+     */
+    private void leaveIfKnownSlow(long now) {
+      Plan fresh = lastPacketSlow ? Plan.of(sim.cluster, client.knowledge, byNameNode, now)
+          : source(now);
+      sinceLook = 0;
+      lastPacketSlow = false;
+      if (fresh == plan) {
+        return; // nothing learnt since the read took it up
+      }
+      int at = fresh.indexOf(dn);
+      boolean better = false;
+      for (int i = 0; i < fresh.replicas.length; i++) {
+        better |= i != at && !fresh.slow[i];
+      }
+      if (at < 0 || !fresh.slow[at] || !better) {
+        return;
+      }
+      plan = fresh;
+      sim.metrics.replicaSwitches++;
+      moveTo(0);
+    }
+
+    /** A packet's time, or for the first packet from a replica its start. */
+    private void record(long latency, long now) {
+      if (!started) {
+        tracker.recordStart(latency, now);
       } else {
-        t.reads().record(latency);
+        tracker.reads().record(latency);
       }
     }
   }

@@ -21,6 +21,7 @@ final class Report {
   private final File dir;
   private final StringBuilder md = new StringBuilder();
   private final List<String[]> csv = new ArrayList<>();
+  private String[] csvHeader = Row.HEADER;
 
   Report(File dir) {
     this.dir = dir;
@@ -43,6 +44,13 @@ final class Report {
       md.append("| ").append(String.join(" | ", r)).append(" |\n");
     }
     md.append('\n');
+  }
+
+  /** {@code rows} under {@code header} as the CSV, in place of the simulation rows. */
+  void csv(String[] header, List<String[]> rows) {
+    csvHeader = header;
+    csv.clear();
+    csv.addAll(rows);
   }
 
   void rows(List<Row> rows) {
@@ -90,7 +98,7 @@ final class Report {
       w.print(md);
     }
     try (PrintWriter w = new PrintWriter(new File(dir, "results.csv"), StandardCharsets.UTF_8)) {
-      w.println(String.join(",", Row.HEADER));
+      w.println(String.join(",", csvHeader));
       for (String[] r : csv) {
         w.println(String.join(",", r));
       }

@@ -13,12 +13,14 @@ final class SimClient implements EventQueue.Event {
   final Knowledge knowledge;
   final FailFast failFast;
   final SplittableRandom rnd;
+  private final int index;
   private final int host;
   private long due;
   private int done;
 
-  SimClient(Simulation sim, Knowledge knowledge, int host, long seed, long firstDue) {
+  SimClient(Simulation sim, Knowledge knowledge, int index, int host, long seed, long firstDue) {
     this.sim = sim;
+    this.index = index;
     this.knowledge = knowledge;
     this.failFast = knowledge == null ? null : knowledge.policy.failFast();
     this.rnd = new SplittableRandom(seed);
@@ -35,8 +37,9 @@ final class SimClient implements EventQueue.Event {
     Workload w = sim.workload;
     Metrics.Op op = w.pick(rnd.nextInt(1 << 30));
     switch (op) {
-      case READ -> new ReadOp(sim, this, op, readOrder(), w.fileBytes()).begin();
-      case PREAD -> new ReadOp(sim, this, op, readOrder(), w.preadBytes()).begin();
+      case READ -> new ReadOp(sim, this, op, readOrder(), w.fileBytes(), 1).begin();
+      case PREAD -> new ReadOp(sim, this, op, readOrder(), w.preadBytes(), w.preadsPerOp())
+          .begin();
       case WRITE -> {
         int[] placed = sim.cluster.place(host, rnd, dn -> eligible(dn, now));
         new WriteOp(sim, this, placed, w.fileBytes(), w.blockBytes()).begin();
@@ -45,14 +48,16 @@ final class SimClient implements EventQueue.Event {
   }
 
   private int[] readOrder() {
-    int[] replicas = sim.catalogue[rnd.nextInt(sim.catalogue.length)];
+    int file = sim.ownFiles ? (index * Math.max(1, sim.workload.opsPerClient()) + done)
+        % sim.catalogue.length : rnd.nextInt(sim.catalogue.length);
+    int[] replicas = sim.catalogue[file];
     return sim.cluster.readOrder(replicas, host, rnd);
   }
 
   /** Whether a new block may go to {@code dn}: the NameNode's considerLoad, and the mode's. */
   boolean eligible(int dn, long now) {
     DataNode d = sim.cluster.nodes[dn];
-    if (d.active > 2 * sim.meanActive() + 2) {
+    if (sim.placementByLoad && d.active > 2 * sim.meanActive() + 2) {
       return false; // Hadoop's dfs.namenode.redundancy.considerLoad, on by default
     }
     if (sim.mode == Mode.ORACLE && d.faulty(now)) {

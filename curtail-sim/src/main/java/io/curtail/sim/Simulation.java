@@ -20,7 +20,12 @@ public final class Simulation {
   final Metrics metrics = new Metrics();
   final int[][] catalogue;
   final long endNanos;
+  private final long seed;
   long packets;
+  /** Whether the NameNode places new blocks by load ({@code dfs.namenode.redundancy.considerLoad}). */
+  boolean placementByLoad = true;
+  /** Whether each client reads files of its own, each once, in turn (else any, at random). */
+  boolean ownFiles;
 
   /**
    * @param s what to simulate
@@ -43,6 +48,7 @@ public final class Simulation {
     this.policy = policy;
     this.workload = s.workload();
     this.endNanos = s.durationNanos();
+    this.seed = s.seed();
     this.metrics.recordFrom = s.warmupNanos();
     this.cluster = new Cluster(s.datanodes(), s.racks(), hw, s.hostCores(), s.seed() * 31 + 7);
     SplittableRandom root = new SplittableRandom(s.seed());
@@ -69,30 +75,54 @@ public final class Simulation {
       long first = stagger * c / s.clients();
       Knowledge own = knowledge[jvm] == null || sharedFileSystem ? knowledge[jvm]
           : new Knowledge(knowledge[jvm]);
-      new SimClient(this, own, host, clients.nextLong(), first).start();
+      new SimClient(this, own, c, host, clients.nextLong(), first).start();
     }
   }
 
   /**
-   * Stops the shared host for a while every so often: the pauses of the one JVM the benchmark's
-   * cluster and clients share (its garbage collections, the machine's other tenants), which
-   * stop every DataNode and client at once. Each pause lasts an exponentially distributed time
-   * of mean {@code meanNanos}, one every {@code everyNanos} on average.
+   * Runs as the benchmark's embedded cluster does: the NameNode places blocks without regard to
+   * load (its {@code MiniClusterStart} turns considerLoad off), and client {@code c}'s
+   * {@code k}-th read is of file {@code c × ops + k}, as each benchmark client reads its own
+   * files once each.
    */
-  public Simulation pauses(long everyNanos, long meanNanos) {
+  public Simulation likeTheBenchmark() {
+    placementByLoad = false;
+    ownFiles = true;
+    return this;
+  }
+
+  /**
+   * Slows the shared host's cores in spells: to {@code speed} of their usual speed, for an
+   * exponentially distributed time of mean {@code meanNanos}, one spell every
+   * {@code everyNanos} on average (exponential gaps). It stands for the other processes of the
+   * machine the benchmark shares, which take its cores for a while now and then: every DataNode
+   * and client slows at once, and the work under way stretches, the work of the slow DataNode's
+   * fault (a sleep) not.
+   */
+  public Simulation slowSpells(long everyNanos, long meanNanos, double speed) {
     if (cluster.host == null || everyNanos <= 0 || meanNanos <= 0) {
-      throw new IllegalArgumentException("pauses need a shared host and times > 0; got every "
-          + everyNanos + " ns, mean " + meanNanos + " ns");
+      throw new IllegalArgumentException("slow spells need a shared host and times > 0; got"
+          + " every " + everyNanos + " ns, mean " + meanNanos + " ns");
     }
-    java.util.SplittableRandom rnd = new java.util.SplittableRandom(endNanos ^ meanNanos);
-    EventQueue.Event pause = new EventQueue.Event() {
-      @Override
-      public void fire(long now, int tag) {
-        cluster.host.stallUntil(now + (long) (-Math.log(1 - rnd.nextDouble()) * meanNanos));
-        q.at(now + (long) (-Math.log(1 - rnd.nextDouble()) * everyNanos), this, 0);
+    SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + everyNanos);
+    java.util.List<long[]> spells = new java.util.ArrayList<>();
+    long t = 0;
+    while (true) {
+      t += (long) (-Math.log(1 - rnd.nextDouble()) * everyNanos);
+      if (t >= endNanos) {
+        break;
       }
-    };
-    q.at((long) (-Math.log(1 - rnd.nextDouble()) * everyNanos), pause, 0);
+      long end = t + (long) (-Math.log(1 - rnd.nextDouble()) * meanNanos);
+      spells.add(new long[] {t, end});
+      t = end;
+    }
+    long[] starts = new long[spells.size()];
+    long[] ends = new long[spells.size()];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = spells.get(i)[0];
+      ends[i] = spells.get(i)[1];
+    }
+    cluster.host.slowIn(starts, ends, speed);
     return this;
   }
 

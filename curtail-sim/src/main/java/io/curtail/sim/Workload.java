@@ -13,23 +13,38 @@ package io.curtail.sim;
  * @param blockBytes the block size (what fail-fast counts packets left in)
  * @param paceNanos 0 for a closed loop
  * @param opsPerClient operations each client does at most (0: until the run ends)
+ * @param preadsPerOp positional reads one after another on one stream per operation, each
+ *     timed as part of the operation: 1 at scale; the benchmark's pread scenarios read a whole
+ *     4 MiB file in four of 1 MiB and time the file
  */
 public record Workload(int reads, int preads, int writes, long fileBytes, long preadBytes,
-    long blockBytes, long paceNanos, int opsPerClient) {
+    long blockBytes, long paceNanos, int opsPerClient, int preadsPerOp) {
   static final long MIB = 1L << 20;
 
   public Workload {
     if (reads < 0 || preads < 0 || writes < 0 || reads + preads + writes == 0 || fileBytes < 1
         || preadBytes < 1 || preadBytes > fileBytes || fileBytes > blockBytes || paceNanos < 0
-        || opsPerClient < 0) {
+        || opsPerClient < 0 || preadsPerOp < 1 || preadsPerOp * preadBytes > fileBytes) {
       throw new IllegalArgumentException("a workload needs weights >= 0 not all 0, 0 < pread"
-          + " bytes <= file bytes <= block bytes, pace and ops >= 0; got " + this);
+          + " bytes <= file bytes <= block bytes, pace and ops >= 0, and 1 <= preads per op"
+          + " fitting in a file; got " + this);
     }
+  }
+
+  /** One positional read per operation. */
+  public Workload(int reads, int preads, int writes, long fileBytes, long preadBytes,
+      long blockBytes, long paceNanos, int opsPerClient) {
+    this(reads, preads, writes, fileBytes, preadBytes, blockBytes, paceNanos, opsPerClient, 1);
   }
 
   /** The benchmark's read scenarios: 4 MiB files read whole. */
   public static Workload reads(int ops) {
     return new Workload(1, 0, 0, 4 * MIB, MIB, 16 * MIB, 0, ops);
+  }
+
+  /** The benchmark's pread scenarios: 4 MiB files read whole in positional reads of 1 MiB. */
+  public static Workload preadFiles(int ops) {
+    return new Workload(0, 1, 0, 4 * MIB, MIB, 16 * MIB, 0, ops, 4);
   }
 
   /** The benchmark's write scenarios: 4 MiB files written whole into 16 MiB blocks. */

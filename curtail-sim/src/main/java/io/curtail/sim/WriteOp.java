@@ -325,6 +325,9 @@ final class WriteOp implements EventQueue.Event {
     while (done - sim.hw.hopNanos() < reported) {
       done += wait + 2 * sim.hw.hopNanos();
       wait *= 2;
+      if (start >= sim.metrics.recordFrom) {
+        sim.metrics.closeRetries++;
+      }
     }
     sim.metrics.record(Metrics.Op.WRITE, start, done - start);
     client.opDoneAt(done);

@@ -1,6 +1,7 @@
 package io.curtail.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,39 @@ class FifoTest {
   }
 
   @Test
+  void workInASlowSpellAdvancesAtItsSpeed() {
+    Fifo f = new Fifo();
+    f.slowIn(new long[] {10, 100}, new long[] {20, 110}, 0.5);
+    assertEquals(4, f.serve(0, 4), "before the spell: 0..4");
+    // 5 ns of work until the spell at 10, then 5 left at half speed: 10 ns, ending at 20.
+    assertEquals(20, f.serve(5, 10));
+    // All of it in the spell's second half would take 12 ns; 5 ns of work fit in 20..30? No:
+    // the spell ended at 20, so from 20 at full speed: 20..26.
+    assertEquals(26, f.serve(20, 6));
+    // Across a whole spell: 70 ns of work until 100, the spell's 10 ns do 5, the last 5 after
+    // it: 110..115.
+    assertEquals(115, f.serve(30, 80));
+  }
+
+  @Test
+  void aRequestStartingBeforeTheLastOneStillSeesItsSpell() {
+    Fifo f = new Fifo(2);
+    f.slowIn(new long[] {10}, new long[] {20}, 0.25);
+    assertEquals(30, f.serve(25, 5), "server A, after the spell: 25..30");
+    // Server B starts at 12, in the spell: 8 ns there do 2 ns of work, the other 2 after 20.
+    assertEquals(22, f.serve(12, 4));
+  }
+
+  @Test
+  void spellsMustBeInOrderAndApart() {
+    Fifo f = new Fifo();
+    assertThrows(IllegalArgumentException.class,
+        () -> f.slowIn(new long[] {10, 15}, new long[] {20, 30}, 0.5));
+    assertThrows(IllegalArgumentException.class,
+        () -> f.slowIn(new long[] {10}, new long[] {20}, 0));
+  }
+
+  @Test
   void serviceTimesComeFromTheRatesAndOverheads() {
     // 64 KiB at 200 MB/s is 327,680 ns, plus 100,000 ns overhead; on the wire at 1.25 GB/s,
     // 52,428 ns plus 20,000.
@@ -72,13 +106,21 @@ class FifoTest {
   }
 
   @Test
-  void aThrottledDataNodeSendsAtItsRate() {
+  void aThrottledDataNodeSendsAPeriodsShareThenWaits() {
     Hardware hw = new Hardware(200_000_000L, 100_000L, 1_250_000_000L, 20_000L, 50_000L, 0, 0, 0);
     DataNode dn = new DataNode(0, 0, hw, new long[1], null, 1);
-    dn.fault(Fault.throttled(0, 1_000_000_000L));
-    // 64 KiB at 2 MiB/s is 1/32 s: 31,250,000 ns, after the disk's 427,680
-    assertEquals(427_680 + 31_250_000, dn.read(0, 65_536));
-    assertEquals(427_680 + 2 * 31_250_000, dn.read(0, 65_536), "the wire is the bottleneck");
+    dn.fault(Fault.throttled(0, 10_000_000_000L));
+    // At 2 MiB/s Hadoop's throttler lets 1 MiB (16 packets) through per 500 ms: the first
+    // packet leaves as a healthy one would, disk 427,680 then wire 72,428.
+    assertEquals(427_680 + 72_428, dn.read(0, 65_536));
+    long last = 0;
+    for (int i = 1; i < 16; i++) {
+      last = dn.read(0, 65_536);
+    }
+    assertEquals(16 * 427_680 + 72_428, last, "the share's last: the disk's 16th turn, then out");
+    // The 17th is read and sent on the wire by 17 x 427,680 + 72,428, then waits for the
+    // throttle's next period, which began with its first packet at 500,108.
+    assertEquals(500_108 + 500_000_000, dn.read(0, 65_536));
   }
 
   @Test

@@ -1,0 +1,75 @@
+package io.curtail.sim;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The calibration takes the benchmark's own results directory and sets itself beside it. */
+class CalibrationTest {
+  private static void write(File f, String... lines) throws IOException {
+    Files.write(f.toPath(), String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void readsTheBenchmarksSummarySamplesAndIntervals(@TempDir File dir) throws IOException {
+    write(new File(dir, "summary.csv"),
+        "scenario,mode,files,p50_ms,p90_ms,p99_ms,p999_ms",
+        "write-slow-disk,oracle,4,100.5,300,500.25,500.25",
+        "write-slow-disk,curtail,0,,,,");
+    write(new File(dir, "samples.csv"),
+        "scenario,mode,round,client,file,op,start_s,latency_ms,bytes",
+        "write-slow-disk,oracle,0,0,0,write,1.0,100.5,4",
+        "write-slow-disk,oracle,0,0,1,write,1.1,399.9,4",
+        "write-slow-disk,oracle,0,1,0,write,1.0,400.0,4",
+        "write-slow-disk,oracle,0,1,1,write,1.2,500.25,4");
+    write(new File(dir, "intervals.csv"),
+        "scenario,figure,mode,vs,files,files_vs,value,low,high",
+        "write-slow-disk,p99_ms_all,oracle,,4,,500.25,100,500.25",
+        "write-slow-disk,p99_ratio_all,curtail,oracle,4,4,0.9,0.7,1.3");
+    Measured m = Measured.read(dir);
+    Measured.Figures f = m.get("write-slow-disk", "oracle");
+    assertEquals(4, f.files());
+    assertEquals(100.5, f.p50Ms());
+    assertEquals(500.25, f.p99Ms());
+    assertEquals(0.5, f.over400(), "two of four files took 400 ms or more");
+    assertNull(m.get("write-slow-disk", "curtail"), "a mode without files is left out");
+    assertArrayEquals(new double[] {0.7, 1.3},
+        m.p99RatioInterval("write-slow-disk", "curtail", "oracle"));
+    Measured byFile = Measured.read(new File(dir, "summary.csv"));
+    assertEquals(f, byFile.get("write-slow-disk", "oracle"), "the directory or its summary.csv");
+    assertArrayEquals(new double[] {0.7, 1.3},
+        byFile.p99RatioInterval("write-slow-disk", "curtail", "oracle"));
+  }
+
+  @Test
+  void aFileThatIsNotTheBenchmarksSaysWhatItExpected(@TempDir File dir) throws IOException {
+    write(new File(dir, "summary.csv"), "name,p50");
+    IOException e = assertThrows(IOException.class, () -> Measured.read(dir));
+    assertTrue(e.getMessage().contains("no column 'scenario'"), e.getMessage());
+  }
+
+  @Test
+  void theCommandPutsTheHealthyModeBesideTheMeasured(@TempDir File dir) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int rc = Main.run(new String[] {"calibrate", "--seeds", "1", "--modes", "oracle", "--out",
+        dir.getPath()}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, rc, out);
+    String md = Files.readString(new File(dir, "report.md").toPath());
+    for (String scenario : new String[] {"read-throttled", "pread-throttled", "write-slow-disk"}) {
+      assertTrue(md.contains("| " + scenario + " | healthy (bench: oracle) |"), md);
+    }
+    assertTrue(md.contains("0 of 0 met"), "one mode alone has no ratio to judge: " + md);
+  }
+}
