@@ -3,8 +3,11 @@ package io.curtail.client.wire;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.net.Peer;
@@ -12,6 +15,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.net.ConnectTimeoutException;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.LimitInputStream;
@@ -38,12 +42,38 @@ public final class DataNodeLink {
       DatanodeInfo dataNode, int timeoutMs) throws IOException {
     InetSocketAddress address = NetUtils.createSocketAddr(
         dataNode.getXferAddr(client.getConf().isConnectToDnViaHostname()));
-    NetUtils.connect(socket, address, timeoutMs);
+    connect(socket, address, timeoutMs);
     socket.setTcpNoDelay(client.getConf().getDataTransferTcpNoDelay());
     Peer peer = DFSUtilClient.peerFromSocketAndKey(client.getSaslDataTransferClient(), socket,
         client, token, dataNode, timeoutMs);
     peer.setReadTimeout(timeoutMs);
     return peer;
+  }
+
+  /**
+   * A TCP connect that closing {@code socket} from another thread cuts short, as a hedge that
+   * won closes its primary's: the socket's own timed connect, which the JDK wakes when the
+   * channel closes. Hadoop's {@code NetUtils.connect} waits for a channel's connect in a selector
+   * of its own, which a close does not wake: a read whose connect was slow and then overtaken
+   * waited out the whole timeout, 60 s, after its hedge had delivered. Refuses, as that does, a
+   * connection to itself (a port on this host with no DataNode behind it).
+   */
+  static void connect(Socket socket, InetSocketAddress address, int timeoutMs)
+      throws IOException {
+    if (address.isUnresolved()) {
+      throw new UnknownHostException(address.getHostName());
+    }
+    try {
+      socket.connect(address, timeoutMs);
+    } catch (SocketTimeoutException e) {
+      throw new ConnectTimeoutException(timeoutMs + " millis timeout connecting to " + address);
+    }
+    if (socket.getLocalPort() == socket.getPort()
+        && socket.getLocalAddress().equals(socket.getInetAddress())) {
+      socket.close();
+      throw new ConnectException("Connecting to " + address + " reached this socket itself: no"
+          + " DataNode listens there");
+    }
   }
 
   /**

@@ -30,7 +30,9 @@ public final class Plots {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(1.0);
-    chart.getStyler().setYAxisDecimalPattern("0.0");
+    // Two decimals: XChart places ticks by spacing, not at round values, and one decimal
+    // labelled a tick at 0.96 "1.0", so every line seemed to end above 1.
+    chart.getStyler().setYAxisDecimalPattern("0.00");
     chart.getStyler().setYAxisTickMarkSpacingHint(80);
     for (int i = 0; i < modes.size(); i++) {
       List<Double> sorted = new ArrayList<>(latenciesMs.get(i));
