@@ -12,18 +12,16 @@ import io.curtail.client.track.LatencyStats;
  * moment and then arrive together has the stall shared among them. Each sample is within a look's
  * period, divided by the packets it covers, of the truth.
  *
- * <p>A streamer waiting on a packet with nothing acknowledged since a look long ago counts that
- * wait as one more sample, a lower bound of the packet's time.
- *
- * <p>A stream keeps one per DataNode across its block groups, so that what its first group showed
- * of a DataNode is known when the next group starts on it.
+ * <p>The samples go to the DataNode's {@link DataNodePaces.Pace}, which the file system's other
+ * streamers on that DataNode share; a streamer waiting on a packet with nothing acknowledged
+ * since a look long ago counts that wait as one more sample, a lower bound of the packet's time.
  *
  * <p>Not thread-safe: owned by the watch's one thread. Numbers in, numbers out; no clock of its
  * own.
  */
 final class StreamerPace {
-  /** Time per packet of the latest acknowledged packets: a ring of {@code window.length}. */
-  private final long[] window;
+  private final DataNodePaces.Pace pace;
+  /** Samples this streamer recorded. */
   private long recorded;
   private boolean started;
   /** The last sequence numbers seen acknowledged and queued, and when. */
@@ -36,17 +34,9 @@ final class StreamerPace {
    */
   private long waitingSinceNanos;
 
-  /** @param window acknowledged packets considered, the latest (>= 1) */
-  StreamerPace(int window) {
-    this.window = new long[window];
-  }
-
-  /**
-   * Follows a new streamer or internal block on the same DataNode: sequence numbers start afresh,
-   * what the DataNode's packets took is kept.
-   */
-  void follow() {
-    started = false;
+  /** Follows a streamer (one internal block) on the DataNode whose pace is {@code pace}. */
+  StreamerPace(DataNodePaces.Pace pace) {
+    this.pace = pace;
   }
 
   /**
@@ -69,9 +59,11 @@ final class StreamerPace {
       // Waiting since then, or queued and acknowledged between the looks: at most the period.
       long took = nowNanos - (wasWaiting ? waitingSinceNanos : lastLookNanos);
       long each = Math.max(0, took) / done;
-      for (long i = 0; i < Math.min(done, window.length); i++) {
-        record(each);
+      for (long i = 0; i < done; i++) { // at most the packets in flight
+        pace.window.record(each);
+        recorded++;
       }
+      pace.lastSampleNanos = nowNanos;
       waitingSinceNanos = nowNanos;
     } else if (!wasWaiting) {
       waitingSinceNanos = nowNanos; // waiting from now, if anything was queued meanwhile
@@ -86,29 +78,29 @@ final class StreamerPace {
     return queued - acked;
   }
 
-  /** Acknowledged packets recorded, including those out of the window. */
+  /** Samples this streamer recorded. */
   long recorded() {
     return recorded;
   }
 
+  /** How long it has been waiting at {@code nowNanos} with nothing acknowledged; 0 if idle. */
+  long waitingNanos(long nowNanos) {
+    return started && outstanding() > 0 ? nowNanos - waitingSinceNanos : 0;
+  }
+
   /**
-   * The time per packet of the latest acknowledged packets and, if the streamer has been waiting
-   * on one for longer than {@code floorNanos} at {@code nowNanos}, that wait. {@code scratch}
-   * must hold the window and one more; it is overwritten.
+   * The DataNode's time per packet over its latest {@code window} samples and, if this streamer
+   * has been waiting on one for longer than {@code floorNanos} at {@code nowNanos}, that wait.
+   * {@code scratch} must hold the window and one more; it is overwritten.
    */
-  LatencyStats stats(double percentile, long floorNanos, long nowNanos, long[] scratch) {
-    int n = (int) Math.min(recorded, window.length);
-    System.arraycopy(window, 0, scratch, 0, n);
-    long waited = nowNanos - waitingSinceNanos;
-    if (started && outstanding() > 0 && waited > floorNanos) {
+  LatencyStats stats(int window, double percentile, long floorNanos, long nowNanos,
+      long[] scratch) {
+    int n = pace.window.copyLast(window, scratch, 0);
+    long waited = waitingNanos(nowNanos);
+    if (waited > floorNanos) {
       scratch[n++] = waited;
     }
     return LatencyStats.of(scratch, n, percentile);
-  }
-
-  private void record(long nanos) {
-    window[(int) (recorded % window.length)] = nanos;
-    recorded++;
   }
 
   @Override

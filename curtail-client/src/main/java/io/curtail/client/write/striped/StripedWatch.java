@@ -39,7 +39,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The rule is the pipelines' ({@link Slowness}: the factor, the percentile, the samples), with
  * a margin of at least two looks, since a packet's time measured by looks a period apart is
- * within a period of the truth at each end.
+ * within a period of the truth at each end. What a stream learns of a DataNode's pace its file
+ * system's other streams share ({@link DataNodePaces}), as pipelines share the JVM's trackers: a
+ * DataNode one group found slow is judged so as soon as the next group, or the next file, starts
+ * on it; but it is let go only while it is slow now (waiting on a packet for longer than the
+ * margin), so one that has recovered is kept and its new samples clear its name.
  *
  * <p>Thread-safe: streams are added by writers, looked at by the scheduler's one thread, which
  * alone owns each {@link WatchedStream}. A stream whose streamers cannot be read (a Hadoop that
@@ -68,6 +72,8 @@ public final class StripedWatch {
   private final AvoidedNodes slowNodes;
   private final Periodic looks;
   private final Set<WatchedStream> streams = ConcurrentHashMap.newKeySet();
+  /** What the streams learnt of DataNodes' pace: the scheduler thread's. */
+  private final DataNodePaces paces;
   /** The scheduler thread's, sized for a window and a wait. */
   private final long[] scratch;
   private final LongAdder groups = new LongAdder();
@@ -88,6 +94,7 @@ public final class StripedWatch {
     this.clock = clock;
     this.slowNodes = slowNodes;
     this.scratch = new long[window + 1];
+    this.paces = new DataNodePaces(config.knowledgeMemoryNanos());
     this.looks = scheduler.every(PERIOD_NANOS, this::lookAtAll);
   }
 
@@ -101,7 +108,7 @@ public final class StripedWatch {
     }
     WatchedStream w = new WatchedStream(src,
         StripedStreams.streamers((DFSStripedOutputStream) out), ec.getNumDataUnits(),
-        ec.getNumParityUnits(), window);
+        ec.getNumParityUnits(), window, paces);
     streams.add(w);
     looks.hold();
   }
@@ -155,6 +162,7 @@ public final class StripedWatch {
       } else if (outcome == WatchedStream.Outcome.CLOSED) {
         it.remove();
         looks.release();
+        paces.forgetStale(now);
       }
     }
   }

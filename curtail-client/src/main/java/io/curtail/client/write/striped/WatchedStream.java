@@ -9,9 +9,7 @@ import io.curtail.client.write.striped.StripedStreams.StreamerState;
 import io.curtail.client.write.striped.StripedStreams.Streamers;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +39,8 @@ final class WatchedStream {
   private final int parityUnits;
   private final StreamerState[] seen;
   private final int window;
-  /** Each DataNode's pace, kept from one group to the next (by transfer address). */
-  private final Map<String, StreamerPace> paceOf = new HashMap<>();
+  /** The file system's knowledge of each DataNode's pace, shared with its other streams. */
+  private final DataNodePaces known;
   /** The pace measuring each index of the current group; null until its DataNode is known. */
   private final StreamerPace[] paces;
   /** The streamer and the block each index's pace follows: either new, it follows afresh. */
@@ -64,7 +62,8 @@ final class WatchedStream {
   /** Why the group was last kept whole, logged when it changes (debug). */
   private StripedDrop.Reason lastReason;
 
-  WatchedStream(String src, Streamers streamers, int dataUnits, int parityUnits, int window) {
+  WatchedStream(String src, Streamers streamers, int dataUnits, int parityUnits, int window,
+      DataNodePaces known) {
     this.src = src;
     this.streamers = streamers;
     this.dataUnits = dataUnits;
@@ -72,6 +71,7 @@ final class WatchedStream {
     int width = dataUnits + parityUnits;
     this.seen = new StreamerState[width];
     this.window = window;
+    this.known = known;
     this.paces = new StreamerPace[width];
     this.measured = new Object[width];
     this.measuredBlock = new long[width];
@@ -129,32 +129,28 @@ final class WatchedStream {
         continue;
       }
       groupNodes[i] = s.dataNode.getXferAddr();
-      if (paces[i] == null) {
-        paces[i] = paceFor(groupNodes[i]);
-      }
-      if (measured[i] != s.streamer || measuredBlock[i] != s.blockId) {
+      if (paces[i] == null || measured[i] != s.streamer || measuredBlock[i] != s.blockId) {
         measured[i] = s.streamer;
         measuredBlock[i] = s.blockId;
-        paces[i].follow();
+        paces[i] = new StreamerPace(known.of(groupNodes[i], nowNanos));
       }
       paces[i].observe(s.queuedSeqno, s.ackedSeqno, nowNanos);
       outstanding = Math.max(outstanding, paces[i].outstanding());
-      stats.add(paces[i].stats(slack.percentile, slack.floorNanos, nowNanos, scratch));
+      stats.add(paces[i].stats(window, slack.percentile, slack.floorNanos, nowNanos, scratch));
     }
     if (drop == null || dropsInGroup > 0) {
       return Outcome.WATCHING;
     }
     Decision d = drop.decide(stats, parityUnits, dropsInGroup, outstanding, slack.recoveryNanos);
-    if (d.drop() && !behindOnData(seen[d.dropIndex()])) {
-      // Its data is all acknowledged, and stock may be sending its block's last packet, after
-      // which a failure no longer bumps the group's generation stamp: too late to let it go.
+    String held = d.drop() ? heldBack(d.dropIndex(), nowNanos, slack.floorNanos) : null;
+    if (held != null) {
       d = null;
     }
     if (d == null || !d.drop()) {
       StripedDrop.Reason why = d == null ? null : d.reason();
       if (LOG.isDebugEnabled() && (d == null || why != lastReason)) {
         LOG.debug("Keeping file={} group={} reason={} afterMs={} outstanding={} stats={}", src,
-            group, d == null ? "data all acknowledged" : why,
+            group, d == null ? held : why,
             (nowNanos - groupStartNanos) / 1_000_000, outstanding, stats);
       }
       lastReason = why;
@@ -173,14 +169,25 @@ final class WatchedStream {
   }
 
   /**
-   * Whether {@code s} may be let go: streaming to a DataNode known, with bytes of its internal
-   * block the writer gave it that the DataNode has not acknowledged. Stock bumps the group's
-   * generation stamp for a streamer lost while data is in flight (at the next stripe or in
-   * {@code close}), so the group goes on without it; not for one lost once all its data is
-   * acknowledged, while it sends its block's last, empty packet.
+   * Why the streamer at {@code index}, which the rule would let go, is kept all the same; null if
+   * it is not. It must be streaming to a DataNode known, with bytes of its internal block the
+   * writer gave it that the DataNode has not acknowledged: stock bumps the group's generation
+   * stamp for a streamer lost while data is in flight (at the next stripe or in {@code close}),
+   * so the group goes on without it, but not for one lost once all its data is acknowledged,
+   * while it sends its block's last, empty packet. And it must be slow now, waiting on a packet
+   * for longer than the margin: the rule may judge on what earlier groups showed of its DataNode,
+   * and one that has recovered acknowledges within the margin and is kept, its new samples
+   * soon clearing its name.
    */
-  private static boolean behindOnData(StreamerState s) {
-    return s.streaming && s.dataNode != null && s.ackedBytes < s.bytesCurBlock;
+  private String heldBack(int index, long nowNanos, long floorNanos) {
+    StreamerState s = seen[index];
+    if (!s.streaming || s.dataNode == null || s.ackedBytes >= s.bytesCurBlock) {
+      return "data all acknowledged";
+    }
+    if (paces[index].waitingNanos(nowNanos) <= floorNanos) {
+      return "not waiting now";
+    }
+    return null;
   }
 
   /** The last streamer let go, after {@link Outcome#DROPPED}. */
@@ -219,7 +226,7 @@ final class WatchedStream {
     lastReason = null;
     Arrays.fill(groupNodes, "");
     Arrays.fill(groupAcked, 0);
-    Arrays.fill(paces, null); // the group has DataNodes of its own
+    Arrays.fill(paces, null); // the group has streamers of its own
     Arrays.fill(measured, null);
     record = log == null ? BlockObserver.NONE : log.group(src, id, nowNanos, nowNanos);
   }
@@ -235,20 +242,6 @@ final class WatchedStream {
     }
     record.samples(Arrays.asList(groupNodes.clone()), p, n, groupAcked[index], nowNanos);
     record.replaced(index, node.getXferAddr(), "", "slow", "dropped from the block group: " + d);
-  }
-
-  /**
-   * The pace of DataNode {@code node}, as this stream's earlier groups left it; a new one if
-   * none, or if another index of this group has it (two internal blocks on one DataNode, on a
-   * cluster short of DataNodes: each keeps its own sequence numbers).
-   */
-  private StreamerPace paceFor(String node) {
-    StreamerPace p = paceOf.get(node);
-    if (p == null || Arrays.asList(paces).contains(p)) {
-      p = new StreamerPace(window);
-      paceOf.put(node, p);
-    }
-    return p;
   }
 
   /** The group of internal block {@code blockId}, the {@code index}th: its id less its index. */
