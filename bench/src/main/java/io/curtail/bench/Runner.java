@@ -3,6 +3,7 @@ package io.curtail.bench;
 import io.curtail.bench.blame.BlameRecords;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.striped.StripedReads;
+import io.curtail.client.write.striped.StripedWatch;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
 import io.curtail.tools.blame.Incident;
@@ -239,8 +240,12 @@ final class Runner {
                 striped.parityBytes(), striped.readsAround(), striped.readsAroundDenied(),
                 striped.stripesDecoded());
           }
-          replacements[i] = curtail.replacements();
-          blocks[i] = curtail.blocksWritten();
+          // Erasure-coded writes: a streamer let go is a group's replacement by nobody.
+          StripedWatch stripedWrites = curtail.stripedWrites();
+          replacements[i] = curtail.replacements()
+              + (stripedWrites == null ? 0 : stripedWrites.drops());
+          blocks[i] = curtail.blocksWritten()
+              + (stripedWrites == null ? 0 : stripedWrites.groups());
         } else if (hedges != null) { // alone, or interleaved with no stock hedging at all
           hedgesTried[i] = hedges.getHedgedReadOps() - stockTried;
           hedgesWon[i] = hedges.getHedgedReadWins() - stockWon;
