@@ -3,6 +3,7 @@ package io.curtail.bench;
 import io.curtail.bench.blame.BlameRecords;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.read.striped.StripedReads;
+import io.curtail.client.write.striped.StripedWatch;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.SeededData;
 import io.curtail.tools.blame.Incident;
@@ -243,8 +244,12 @@ final class Runner {
                 striped.parityBytes(), striped.readsAround(), striped.readsAroundDenied(),
                 striped.stripesDecoded());
           }
-          replacements[i] = curtail.replacements();
-          blocks[i] = curtail.blocksWritten();
+          // Erasure-coded writes: a streamer let go is a group's replacement by nobody.
+          StripedWatch stripedWrites = curtail.stripedWrites();
+          replacements[i] = curtail.replacements()
+              + (stripedWrites == null ? 0 : stripedWrites.drops());
+          blocks[i] = curtail.blocksWritten()
+              + (stripedWrites == null ? 0 : stripedWrites.groups());
           for (DatanodeInfo d : curtail.runtime().slowNodes().avoided()) {
             avoidedAtEnd.get(i).add(d.getXferAddr());
           }

@@ -241,8 +241,12 @@ public final class Scenario {
     ecReadFault("stalls", RS_3_2, "freezes for 1.5 s every 4 s",
         "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
-    // Writes: Curtail's erasure-coded files are written by stock's striped stream (issue 36),
-    // so this measures what a writer that lets the slow streamer go must beat.
+    // Writes: stock's striped stream in every mode; Curtail's watched, letting the streamer of a
+    // group that falls behind go (curtail.write.striped.drop, on with fail-fast). The repl/blk
+    // column counts, for these, streamers let go per block group.
+    add(new Scenario("ec-healthy-write", "no fault, writes of erasure-coded (" + RS_3_2
+        + ") files: what watching the streamers costs, and that nothing is let go",
+        ecWorkload(RS_3_2, Op.WRITE), "none", null));
     add(new Scenario("ec-write-slow-disk", "writes of erasure-coded (" + RS_3_2 + ") files; one"
         + " DataNode's disk is a FIFO queue at 10 ms a packet", ecWorkload(RS_3_2, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, FIFO",

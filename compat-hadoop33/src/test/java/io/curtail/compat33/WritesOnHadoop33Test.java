@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.compat.HadoopApi;
 import io.curtail.client.write.CurtailOutputStream;
+import io.curtail.client.write.striped.StripedWatch;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
@@ -140,6 +141,48 @@ class WritesOnHadoop33Test {
               + slow.getPort()), "the throttled DataNode left the pipeline: "
               + Arrays.toString(b.getNames()));
         }
+      }
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  /**
+   * Curtail's watch of stock's striped streamers reaches 3.3's members too: it reads every
+   * streamer of an RS-3-2 group on five DataNodes and, all of them healthy, lets none go. (No
+   * DataNode is slowed here: the plugin's slow disk is not available on 3.3.6, and a DataNode's
+   * write bandwidth limit, which slows a replicated pipeline here, let a striped write's packets
+   * through in bursts about as fast as the others'.)
+   */
+  @Test
+  void aStripedWriteIsWatched(@TempDir File dir) throws Exception {
+    Configuration conf = new Configuration();
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_CONSIDERLOAD_KEY, false);
+    MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(5).build();
+    try {
+      cluster.waitActive();
+      awaitStorageReports(cluster, 5);
+      Configuration curtail = new Configuration(cluster.getConfiguration(0));
+      curtail.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
+      Configuration stockConf = new Configuration(cluster.getConfiguration(0));
+      stockConf.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+      try (CurtailDistributedFileSystem fs = (CurtailDistributedFileSystem)
+              FileSystem.newInstance(cluster.getURI(), curtail);
+          DistributedFileSystem stock = (DistributedFileSystem)
+              FileSystem.newInstance(cluster.getURI(), stockConf)) {
+        stock.enableErasureCodingPolicy("RS-3-2-1024k");
+        stock.mkdirs(new Path("/ec"));
+        stock.setErasureCodingPolicy(new Path("/ec"), "RS-3-2-1024k");
+        Path p = new Path("/ec/watched");
+        long length = 12 * MIB; // two groups of 2 MiB internal blocks
+        try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, 2 * MIB)) {
+          SeededData.write(out, 3, length);
+        }
+        StripedWatch watch = fs.stripedWrites();
+        assertTrue(watch != null, "the striped watch is off on " + VersionInfo.getVersion());
+        assertEquals(2, watch.groups(), "block groups watched");
+        assertEquals(0, watch.drops(), "let go on a healthy cluster: " + watch.recentDrops());
+        SeededData.verify(stock, p, 3, length);
       }
     } finally {
       cluster.shutdown();

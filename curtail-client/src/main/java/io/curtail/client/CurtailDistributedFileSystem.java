@@ -6,6 +6,7 @@ import io.curtail.client.conf.InvalidConfigException;
 import io.curtail.client.read.CurtailInputStream;
 import io.curtail.client.read.striped.StripedInputStream;
 import io.curtail.client.read.striped.StripedReads;
+import io.curtail.client.write.striped.StripedWatch;
 import io.curtail.client.runtime.CurtailRuntime;
 import io.curtail.client.stats.StatsLog;
 import io.curtail.client.stream.CurtailDataInputStream;
@@ -132,6 +133,14 @@ public class CurtailDistributedFileSystem extends DistributedFileSystem {
   /** What this client's erasure-coded reads read around slow cells; null where stock's read. */
   public StripedReads stripedReads() {
     return parts.stripedReads;
+  }
+
+  /**
+   * What this client's erasure-coded writes let go of slow streamers; null where stock's striped
+   * stream waits for them (fail-fast or {@code curtail.write.striped.drop} off).
+   */
+  public StripedWatch stripedWrites() {
+    return parts.writes == null ? null : parts.writes.stripedWrites();
   }
 
   /** Hedges this client started; 0 with hedging off. */

@@ -59,6 +59,36 @@ class HadoopClientLinkTest {
       new Probed("org/apache/hadoop/hdfs/client/impl/DfsClientConf",
           "getMaxPipelineRecoveryRetries()I", "3.3.", HADOOP_API));
 
+  private static final String HDFS = "org/apache/hadoop/hdfs/";
+  /**
+   * Members Curtail reaches by reflection, so that no bytecode names them ({@code
+   * write/striped/StripedStreams}: stock's striped stream built from a create's status, its
+   * streamers watched and let go), each as owner and name + descriptor; a list of alternatives
+   * where versions differ, one of which each version must have. Found missing, that class logs
+   * why and Curtail writes erasure-coded files as stock does; this says so before a user does.
+   */
+  private static final List<List<String>> REFLECTED = List.of(
+      List.of(HDFS + "DFSStripedOutputStream <init>(L" + HDFS + "DFSClient;Ljava/lang/String;"
+          + "L" + HDFS + "protocol/HdfsFileStatus;Ljava/util/EnumSet;"
+          + "Lorg/apache/hadoop/util/Progressable;Lorg/apache/hadoop/util/DataChecksum;"
+          + "[Ljava/lang/String;)V"),
+      List.of(HDFS + "DFSOutputStream start()V"),
+      List.of(HDFS + "DFSClient beginFileLease(Ljava/lang/String;L" + HDFS
+          + "DFSOutputStream;)V", HDFS + "DFSClient beginFileLease(JL" + HDFS
+          + "DFSOutputStream;)V"),
+      List.of(HDFS + "DFSStripedOutputStream getStripedDataStreamer(I)L" + HDFS
+          + "StripedDataStreamer;"),
+      List.of(HDFS + "DFSStripedOutputStream isClosed()Z"),
+      List.of(HDFS + "StripedDataStreamer isHealthy()Z"),
+      List.of(HDFS + "DataStreamer getLastQueuedSeqno()J"),
+      List.of(HDFS + "DataStreamer getBytesCurBlock()J"),
+      List.of(HDFS + "DataStreamer getBlock()L" + HDFS + "protocol/ExtendedBlock;"),
+      List.of(HDFS + "DataStreamer getNodes()[L" + HDFS + "protocol/DatanodeInfo;"),
+      List.of(HDFS + "DataStreamer getStage()L" + HDFS
+          + "protocol/datatransfer/BlockConstructionStage;"),
+      List.of(HDFS + "DataStreamer lastAckedSeqno:J"),
+      List.of(HDFS + "DataStreamer s:Ljava/net/Socket;"));
+
   /** A member some Hadoop versions lack, named only by a class that probes for it. */
   private static final class Probed {
     final String owner;
@@ -161,6 +191,35 @@ class HadoopClientLinkTest {
             + " has it after all or the prober no longer names it; correct PROBED");
       }
     }
+  }
+
+  /** Every member Curtail reaches by reflection is in every Hadoop client it supports. */
+  @ParameterizedTest(name = "Hadoop {0}")
+  @ValueSource(strings = {"3.3.4", "3.3.6", "3.4.1", "3.4.2", "3.3.6-unshaded"})
+  void everyHadoopMemberTheClientReflectsOnExistsInTheHadoopClient(String version)
+      throws Exception {
+    Map<String, Declared> hadoopClient = new HashMap<>();
+    try (DirectoryStream<Path> in = Files.newDirectoryStream(CLIENTS.resolve(version), "*.jar")) {
+      for (Path jar : in) {
+        ClassFiles.forEach(jar, (name, c) -> declare(c, hadoopClient));
+      }
+    }
+    assertEquals("org/apache/hadoop/hdfs/DataStreamer",
+        hadoopClient.get(HDFS + "StripedDataStreamer").supertypes.get(0),
+        "the superclass StripedStreams reaches DataStreamer through");
+    Set<String> missing = new TreeSet<>();
+    for (List<String> alternatives : REFLECTED) {
+      boolean found = false;
+      for (String a : alternatives) {
+        String[] ownerAndMember = a.split(" ");
+        Declared d = hadoopClient.get(ownerAndMember[0]);
+        found |= d != null && d.members.contains(ownerAndMember[1]);
+      }
+      if (!found) {
+        missing.add(String.join(" or ", alternatives));
+      }
+    }
+    assertEquals(Set.of(), missing, "reflected on by the client but not in Hadoop " + version);
   }
 
   private static boolean startsWithAny(String name, List<String> prefixes) {

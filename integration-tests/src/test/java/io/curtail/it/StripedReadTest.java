@@ -80,8 +80,13 @@ class StripedReadTest {
 
   /** The DataNode (its index in the cluster) holding data cell {@code unit} of the first group. */
   private static int dataNodeOf(Path p, int unit) throws IOException {
+    return dataNodeOf(p, 0, unit);
+  }
+
+  /** The DataNode holding data cell {@code unit} of block group {@code group} (from 0). */
+  private static int dataNodeOf(Path p, int group, int unit) throws IOException {
     LocatedStripedBlock g = (LocatedStripedBlock) stock.getClient()
-        .getLocatedBlocks(p.toUri().getPath(), 0).get(0);
+        .getLocatedBlocks(p.toUri().getPath(), 0).get(group);
     byte[] indices = g.getBlockIndices();
     for (int i = 0; i < indices.length; i++) {
       if (indices[i] == unit) {
@@ -226,10 +231,14 @@ class StripedReadTest {
     }
   }
 
+  /**
+   * The victim holds a data cell of the second group: by the time it is killed the stream has
+   * read the first stripe and is reading, or has read, the next one ahead.
+   */
   @Test
   void dataNodeKilledMidReadStillYieldsEveryByte() throws IOException {
     Path p = file("RS-3-2-1024k", 4);
-    int victim = dataNodeOf(p, 1);
+    int victim = dataNodeOf(p, 1, 1);
     byte[] first = new byte[MIB];
     try (CurtailDistributedFileSystem fs = curtail(); FSDataInputStream in = fs.open(p)) {
       in.readFully(first);

@@ -37,6 +37,7 @@ public final class CurtailConfig {
   private final long readNameNodeLoadStaleMillis;
   private final boolean useDataNodeReports;
   private final boolean readStriped;
+  private final boolean writeStripedDrop;
   private final int readHedgingMaxRetries;
   private final int readHedgingBackoffPackets;
   private final int readHedgingMaxInFlight;
@@ -101,6 +102,7 @@ public final class CurtailConfig {
         r.longIn(CurtailKey.READ_NAMENODE_LOAD_STALE_MS, 1, TimeUnit.DAYS.toMillis(1));
     useDataNodeReports = r.bool(CurtailKey.WRITE_DATANODE_REPORTS);
     readStriped = r.bool(CurtailKey.READ_STRIPED);
+    writeStripedDrop = r.bool(CurtailKey.WRITE_STRIPED_DROP);
     readHedgingMaxRetries = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_RETRIES, 0, 30);
     readHedgingBackoffPackets = (int) r.longIn(CurtailKey.READ_HEDGING_BACKOFF_PACKETS, 1, 1 << 20);
     readHedgingMaxInFlight = (int) r.longIn(CurtailKey.READ_HEDGING_MAX_IN_FLIGHT, 1, 1024);
@@ -237,6 +239,14 @@ public final class CurtailConfig {
     return readStriped;
   }
 
+  /**
+   * Whether erasure-coded writes let a streamer that falls behind go (with fail-fast on: without
+   * it no write is Curtail's, and every erasure-coded file is stock's).
+   */
+  public boolean writeStripedDrop() {
+    return writeStripedDrop;
+  }
+
   public int readHedgingMaxRetries() {
     return readHedgingMaxRetries;
   }
@@ -359,6 +369,7 @@ public final class CurtailConfig {
         + ", reconstructionMinTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(reconstructionMinTimeoutNanos)
         + ", minSlowdownMs=" + TimeUnit.NANOSECONDS.toMillis(minSlowdownNanos)
         + ", reports=" + useDataNodeReports + ", striped=" + readStriped
+        + ", stripedDrop=" + writeStripedDrop
         + ", nameNodeLoad=" + (readNameNodeLoad ? readNameNodeLoadFactor + "x+"
             + readNameNodeLoadMargin + "/" + readNameNodeLoadStaleMillis + "ms" : "off")
         + ", hedgeRetries=" + readHedgingMaxRetries

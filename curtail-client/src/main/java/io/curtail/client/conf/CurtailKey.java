@@ -73,6 +73,11 @@ public enum CurtailKey {
   READ_STRIPED("curtail.read.striped", "false",
       "erasure-coded files read by Curtail's striped reader, which reads around a slow DataNode"
           + " from parity; off, they keep stock's stream"),
+  WRITE_STRIPED_DROP("curtail.write.striped.drop", "true",
+      "with fail-fast on, an erasure-coded write lets the one streamer of a block group that"
+          + " falls behind go, as stock lets a failed one go: the group completes with k + m - 1"
+          + " internal blocks and the NameNode reconstructs the last (at most one per group,"
+          + " never with a single parity unit); off, stock's striped stream waits for it"),
   WRITE_FAILFAST_CHECK_MS("curtail.write.failfast.check.ms", "50",
       "how often every open pipeline is judged even without acks, so a DataNode that went"
           + " silent is noticed"),

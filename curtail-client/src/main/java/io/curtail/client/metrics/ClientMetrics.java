@@ -44,6 +44,7 @@ public final class ClientMetrics implements MetricsSource {
   public final LongAdder hedgesDenied = new LongAdder();
   public final LongAdder hedgedBytes = new LongAdder();
   public final LongAdder replacements = new LongAdder();
+  public final LongAdder stripedDrops = new LongAdder();
   public final LongAdder rebuildsAborted = new LongAdder();
   public final LongAdder pipelineRecoveries = new LongAdder();
   public final LongAdder busyAvoided = new LongAdder();
@@ -79,6 +80,8 @@ public final class ClientMetrics implements MetricsSource {
     counter(r, "HedgesDenied", "slow packets the hedge budget refused a hedge", hedgesDenied);
     counter(r, "HedgedBytes", "bytes hedges received while racing", hedgedBytes);
     counter(r, "Replacements", "slow DataNodes fail-fast replaced", replacements);
+    counter(r, "StripedDrops", "streamers of block groups let go for falling behind",
+        stripedDrops);
     counter(r, "RebuildsAborted", "rebuilds on a replacement aborted", rebuildsAborted);
     counter(r, "PipelineRecoveries", "pipelines recovered after a failure", pipelineRecoveries);
     counter(r, "BusyAvoided", "DataNodes avoided for saying they are busy", busyAvoided);

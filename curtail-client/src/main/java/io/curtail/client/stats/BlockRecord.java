@@ -49,6 +49,8 @@ public final class BlockRecord implements BlockObserver {
   private String samples;
   /** Where the record goes once done; null for nowhere (the caller hands it on). */
   private StatsLog log;
+  /** A block group's record: {@code level} {@code group}, its id the group's. */
+  private boolean group;
 
   private BlockRecord(String direction, String stream, String file, long blockId,
       long startNanos, long startMillis) {
@@ -98,6 +100,19 @@ public final class BlockRecord implements BlockObserver {
         - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openedNanos);
     return new BlockRecord(write ? "write" : "read", stream, file, WHOLE_FILE, openedNanos,
         millis);
+  }
+
+  /**
+   * A block group of an erasure-coded file written by stock's striped stream under Curtail's
+   * watch ({@code write/striped/}), first seen at {@code startNanos} on the client's clock, which
+   * reads {@code nowNanos} now: its DataNodes by internal block index, and the streamer let go,
+   * if any, as a replacement by nobody. Its {@code level} is {@code group}, so that analyses of
+   * blocks do not mix groups (which only Curtail's cohorts record) with blocks.
+   */
+  public static BlockRecord group(String file, long groupId, long startNanos, long nowNanos) {
+    BlockRecord r = write(file, groupId, startNanos, nowNanos);
+    r.group = true;
+    return r;
   }
 
   /** Sends this record to {@code log} once done. */
@@ -214,9 +229,10 @@ public final class BlockRecord implements BlockObserver {
     quote(b.append(",\"host\":"), host);
     quote(b.append(",\"client\":"), client);
     quote(b.append(",\"file\":"), file);
-    b.append(",\"level\":\"").append(blockId == WHOLE_FILE ? "file" : "block").append('"');
+    boolean wholeFile = blockId == WHOLE_FILE && !group;
+    b.append(",\"level\":\"").append(wholeFile ? "file" : group ? "group" : "block").append('"');
     b.append(",\"block\":");
-    if (blockId == WHOLE_FILE) {
+    if (wholeFile) {
       b.append("null");
     } else {
       b.append(blockId);

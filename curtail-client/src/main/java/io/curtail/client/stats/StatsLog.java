@@ -130,6 +130,14 @@ public final class StatsLog implements AutoCloseable {
     return BlockRecord.file(write, stream, file, openedNanos).to(this);
   }
 
+  /**
+   * A record of a block group written by a watched striped stream, first seen at
+   * {@code startNanos} on a clock that reads {@code nowNanos} now, sent here once done.
+   */
+  public BlockRecord group(String file, long groupId, long startNanos, long nowNanos) {
+    return BlockRecord.group(file, groupId, startNanos, nowNanos).to(this);
+  }
+
   /** Offers a finished record; drops and counts it if the queue is full. Never blocks. */
   public void record(BlockRecord r) {
     if (!queue.offer(r)) {

@@ -16,6 +16,8 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import io.curtail.client.write.striped.StripedStreams;
+import io.curtail.client.write.striped.StripedWatch;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -114,6 +116,8 @@ public final class WriteContext implements AutoCloseable {
   private final Scheduler scheduler;
   private final Periodic leaseRenewal;
   private final Periodic silenceCheck;
+  /** Lets a lagging streamer of an erasure-coded write go; null where stock's waits for it. */
+  private final StripedWatch stripedWatch;
   private final Set<CurtailOutputStream> open = ConcurrentHashMap.newKeySet();
   final LongAdder blocks = new LongAdder();
   private final LongAdder replacements = new LongAdder();
@@ -166,6 +170,8 @@ public final class WriteContext implements AutoCloseable {
         out.streamer.check(scratch, stats);
       }
     });
+    this.stripedWatch = config.writeStripedDrop() && StripedStreams.watchable()
+        ? new StripedWatch(config, clock, scheduler, runtime.slowNodes()) : null;
   }
 
   /**
@@ -205,8 +211,10 @@ public final class WriteContext implements AutoCloseable {
 
   /**
    * Stock's striped stream for {@code src}, an erasure-coded file {@link #createFile} just
-   * created; or, where this Hadoop does not let it be built ({@link StripedStreams}), null once
-   * the empty file is completed, for the caller to create it again with the stock stream.
+   * created, watched for a lagging streamer ({@link StripedWatch}) with
+   * {@code curtail.write.striped.drop}; or, where this Hadoop does not let it be built
+   * ({@link StripedStreams}), null once the empty file is completed, for the caller to create it
+   * again with the stock stream.
    */
   public DFSOutputStream striped(String src, HdfsFileStatus stat, EnumSet<CreateFlag> flags,
       Progressable progress, ChecksumOpt checksumOpt, InetSocketAddress[] favoredNodes)
@@ -215,8 +223,17 @@ public final class WriteContext implements AutoCloseable {
       namenode.complete(src, client.getClientName(), null, stat.getFileId());
       return null;
     }
-    return StripedStreams.start(client, src, stat, flags, progress,
+    DFSOutputStream out = StripedStreams.start(client, src, stat, flags, progress,
         client.getConf().createChecksum(checksumOpt), favoredNodeNames(favoredNodes));
+    if (stripedWatch != null) {
+      stripedWatch.watch(out, src, stat.getErasureCodingPolicy());
+    }
+    return out;
+  }
+
+  /** What erasure-coded writes let go; null where stock's striped stream waits. */
+  public StripedWatch stripedWrites() {
+    return stripedWatch;
   }
 
   /**
@@ -416,6 +433,9 @@ public final class WriteContext implements AutoCloseable {
   /** Sends a record of every block from now on to {@code log}. */
   public void logStatsTo(StatsLog log) {
     this.stats = log;
+    if (stripedWatch != null) {
+      stripedWatch.logStatsTo(log);
+    }
   }
 
   /**

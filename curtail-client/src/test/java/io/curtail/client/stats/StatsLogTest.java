@@ -72,6 +72,30 @@ class StatsLogTest {
     assertTrue(w.get("demoted") == null, "a block without demotions lists none");
   }
 
+  /** A block group's record: level group, its DataNodes by index, the streamer let go. */
+  @Test
+  void aBlockGroupIsARecordOfItsOwnLevel() throws IOException {
+    long group = Long.MIN_VALUE + 16; // striped ids are negative
+    try (StatsLog log = StatsLog.open(dir, null, "h", "c", 16, 1 << 20, 2)) {
+      BlockRecord g = log.group("/ec/f", group, 0, 0);
+      g.samples(Arrays.asList("a:1", "b:1", "c:1", "d:1", "e:1"), new long[] {1_000_000,
+          60_000_000, 1_000_000, 2_000_000, 1_000_000}, new int[] {34, 20, 33, 34, 34}, 65536,
+          1_200_000_000L);
+      g.replaced(1, "b:1", "", "slow", "dropped from the block group: drop #1");
+      g.dataNodes(Arrays.asList("a:1", "b:1", "c:1", "d:1", "e:1"));
+      g.done(3 << 20, 1_500_000_000L);
+    }
+    JsonNode r = new ObjectMapper().readTree(lines().get(0));
+    assertEquals("group", r.get("level").asText());
+    assertEquals(group, r.get("block").asLong());
+    assertEquals("curtail", r.get("stream").asText());
+    JsonNode drop = r.get("replacements").get(0);
+    assertEquals(1, drop.get("position").asInt());
+    assertEquals("b:1", drop.get("replaced").asText());
+    assertEquals("", drop.get("by").asText());
+    assertEquals("[1000,60000,1000,2000,1000]", drop.get("p_us").toString());
+  }
+
   @Test
   void aFullQueueDropsAndCountsWithoutBlocking() throws IOException {
     StatsLog log = StatsLog.openIdle(dir, 2); // nobody drains it

@@ -50,14 +50,16 @@ public final class CohortTable {
 
   /**
    * The group a record belongs to: "cohort direction", the direction {@code read-file} or
-   * {@code write-file} for a record of a whole file.
+   * {@code write-file} for a record of a whole file, {@code write-group} for an erasure-coded
+   * block group (only Curtail's cohorts record those: never compared with blocks).
    */
   public static String groupKey(JsonNode r) {
     JsonNode cohort = r.get("cohort");
     String name = cohort == null || cohort.isNull() ? "(no cohort)" : cohort.asText();
     JsonNode level = r.get("level");
-    boolean file = level != null && level.asText().equals("file");
-    return name + " " + r.get("dir").asText() + (file ? "-file" : "");
+    String kind = level == null ? "block" : level.asText();
+    return name + " " + r.get("dir").asText()
+        + (kind.equals("file") || kind.equals("group") ? "-" + kind : "");
   }
 
   /** The comparison as a Markdown table. */

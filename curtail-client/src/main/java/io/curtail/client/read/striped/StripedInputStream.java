@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Curtail's stream of a complete erasure-coded file: a stripe at a time ({@link StripeRead}),
  * reading around a slow or failed DataNode from parity. Sequential reads read whole stripes,
- * their cells in parallel, and serve them from a buffer; positional reads read only the cells
- * they ask for (and, around a slow one, as many others as a decode needs).
+ * their cells in parallel, and serve them from a buffer, the next stripe read ahead while the
+ * caller reads one it entered at its start; positional reads read only the cells they ask for
+ * (and, around a slow one, as many others as a decode needs).
  *
  * <p>The file's metadata comes from the stock stream it was opened with, which never reads data.
  * A stripe that cannot be read with the locations in hand is tried once more with its block
@@ -55,6 +57,15 @@ public final class StripedInputStream extends CurtailReadStream implements HdfsI
   private long stripeStart = -1;
   private int stripeLength;
   private long pos;
+  /**
+   * The next stripe, read ahead on a thread of {@link StripedReads#threads} while the caller
+   * reads this one: into {@link #aheadBuffer}, from {@link #aheadStart}, {@link #aheadLength}
+   * bytes; null when none is.
+   */
+  private Future<?> ahead;
+  private byte[] aheadBuffer;
+  private long aheadStart;
+  private int aheadLength;
 
   StripedInputStream(StripedReads reads, DFSClient client, String file, DFSInputStream metadata,
       LocatedBlocks blocks, boolean verifyChecksum, FileSystem.Statistics statistics) {
@@ -100,7 +111,15 @@ public final class StripedInputStream extends CurtailReadStream implements HdfsI
    * is read beyond what was asked for while every one is on time.
    */
   private void readStripe(long at, int n, byte[] dst, int off) throws IOException {
-    LocatedStripedBlock group = groupAt(at);
+    readStripe(groupAt(at), true, at, n, dst, off);
+  }
+
+  /**
+   * {@link #readStripe(long, int, byte[], int)} in {@code group}, the block group holding
+   * {@code at}, locating it again once if a piece fails and {@code relocate}.
+   */
+  private void readStripe(LocatedStripedBlock group, boolean relocate, long at, int n,
+      byte[] dst, int off) throws IOException {
     long inGroup = at - group.getStartOffset();
     long index = inGroup / stripeBytes;
     int a = (int) (inGroup % stripeBytes);
@@ -110,12 +129,12 @@ public final class StripedInputStream extends CurtailReadStream implements HdfsI
       for (int i = 1; i < pieces.size(); i++) {
         int[] p = pieces.get(i);
         others.add(reads.threads.submit(() -> {
-          readPiece(group, index, p[0], p[1], dst, off + p[0] - a);
+          readPiece(group, relocate, index, p[0], p[1], dst, off + p[0] - a);
           return null;
         }));
       }
       int[] p = pieces.get(0);
-      readPiece(group, index, p[0], p[1], dst, off + p[0] - a);
+      readPiece(group, relocate, index, p[0], p[1], dst, off + p[0] - a);
       for (Future<?> f : others) {
         f.get();
       }
@@ -157,15 +176,21 @@ public final class StripedInputStream extends CurtailReadStream implements HdfsI
     return out;
   }
 
-  /** Reads stripe bytes [a, b), one {@link StripeRead}; again once, relocated, if it fails. */
-  private void readPiece(LocatedStripedBlock group, long index, int a, int b, byte[] dst,
-      int off) throws IOException {
+  /**
+   * Reads stripe bytes [a, b), one {@link StripeRead}; again once, relocated, if it fails and
+   * {@code relocate}.
+   */
+  private void readPiece(LocatedStripedBlock group, boolean relocate, long index, int a, int b,
+      byte[] dst, int off) throws IOException {
     try {
       new StripeRead(reads, client, file, policy, group, index, a, b, verifyChecksum)
           .readInto(dst, off);
     } catch (InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
+      if (!relocate) {
+        throw e;
+      }
       LOG.info("Locating a block group again file={} block={} stripe={} reason={}", file,
           group.getBlock(), index, e.toString());
       new StripeRead(reads, client, file, policy, relocate(group), index, a, b, verifyChecksum)
@@ -219,20 +244,95 @@ public final class StripedInputStream extends CurtailReadStream implements HdfsI
     }
     if (pos < stripeStart || pos >= stripeStart + stripeLength) {
       long start = pos - (pos - groupAt(pos).getStartOffset()) % stripeBytes;
-      int n = inStripe(start, length - start);
-      if (stripe == null) {
-        stripe = new byte[(int) stripeBytes];
-      }
       stripeStart = -1; // until the stripe is whole
-      readStripe(start, n, stripe, 0);
-      stripeStart = start;
-      stripeLength = n;
+      if (!takeAhead(start)) {
+        int n = inStripe(start, length - start);
+        if (stripe == null) {
+          stripe = new byte[(int) stripeBytes];
+        }
+        readStripe(start, n, stripe, 0);
+        stripeStart = start;
+        stripeLength = n;
+      }
+      if (pos == stripeStart) {
+        readAhead(stripeStart + stripeLength); // read from its start: most likely sequential
+      }
     }
     int n = (int) Math.min(len, stripeStart + stripeLength - pos);
     System.arraycopy(stripe, (int) (pos - stripeStart), b, off, n);
     pos += n;
     account(n);
     return n;
+  }
+
+  /**
+   * Makes the stripe read ahead from {@code start}, if it was, the current one; returns whether it
+   * did. One that failed is read again by the caller, as any stripe (and fails there if it must).
+   */
+  private boolean takeAhead(long start) throws IOException {
+    Future<?> f = ahead;
+    if (f == null) {
+      return false;
+    }
+    if (aheadStart != start) {
+      dropAhead();
+      return false;
+    }
+    ahead = null;
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted reading " + file + " at " + start);
+    } catch (ExecutionException e) {
+      LOG.debug("Reading ahead failed file={} offset={}", file, start, e.getCause());
+      aheadBuffer = null; // it may have been written to when it failed: not reused
+      return false;
+    }
+    byte[] t = stripe;
+    stripe = aheadBuffer;
+    aheadBuffer = t;
+    stripeStart = start;
+    stripeLength = aheadLength;
+    return true;
+  }
+
+  /**
+   * Starts reading the stripe from {@code start} while the caller reads the current one, so that
+   * a sequential reader waits for a stripe's cells, and its decoding, only once: a stripe read
+   * around a slow DataNode costs a decode of each cell read around, as long as reading it.
+   */
+  private void readAhead(long start) throws IOException {
+    if (start >= length || closed) {
+      return;
+    }
+    int n = inStripe(start, length - start);
+    LocatedStripedBlock group = groupAt(start);
+    if (aheadBuffer == null) {
+      aheadBuffer = new byte[(int) stripeBytes];
+    }
+    byte[] into = aheadBuffer;
+    aheadStart = start;
+    aheadLength = n;
+    try {
+      // Located here, and never again there: this stream's lock, which locating takes, is held
+      // by the caller waiting for it. A stripe that fails is read again by the caller.
+      ahead = reads.threads.submit(() -> {
+        readStripe(group, false, start, n, into, 0);
+        return null;
+      });
+    } catch (RejectedExecutionException e) {
+      ahead = null; // the file system is closing
+    }
+  }
+
+  /** Gives up the stripe read ahead: the caller went elsewhere, or is closing. */
+  private void dropAhead() {
+    if (ahead != null) {
+      ahead.cancel(true);
+      ahead = null;
+      aheadBuffer = null; // its read may still be writing into it
+    }
   }
 
   private void account(int n) {
@@ -275,6 +375,7 @@ public final class StripedInputStream extends CurtailReadStream implements HdfsI
       return;
     }
     closed = true;
+    dropAhead();
     stripe = null;
     metadata.close();
   }
