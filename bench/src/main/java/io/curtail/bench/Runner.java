@@ -250,8 +250,10 @@ final class Runner {
               + (stripedWrites == null ? 0 : stripedWrites.drops());
           blocks[i] = curtail.blocksWritten()
               + (stripedWrites == null ? 0 : stripedWrites.groups());
-          for (DatanodeInfo d : curtail.runtime().slowNodes().avoided()) {
-            avoidedAtEnd.get(i).add(d.getXferAddr());
+          if (curtail.runtime() != null) { // none in a cohort with every technique off
+            for (DatanodeInfo d : curtail.runtime().slowNodes().avoided()) {
+              avoidedAtEnd.get(i).add(d.getXferAddr());
+            }
           }
         } else if (hedges != null) { // alone, or interleaved with no stock hedging at all
           hedgesTried[i] = hedges.getHedgedReadOps() - stockTried;
