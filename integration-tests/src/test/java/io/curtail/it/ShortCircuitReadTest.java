@@ -119,7 +119,10 @@ class ShortCircuitReadTest {
     settings.put("curtail.read.hedging", "static");
     settings.put("curtail.read.hedging.static.threshold.ms", "50");
     try (CurtailDistributedFileSystem fs = c.curtailFileSystem(settings);
-        Fault slow = c.slowLocalDisk(0, 300)) {
+        // 1 s a disk read: long enough that a hedge opening a reader on another replica (an RPC
+        // to its DataNode, then a 1 MiB piece) wins on a loaded machine too, as it does at 300 ms
+        // on an idle one.
+        Fault slow = c.slowLocalDisk(0, 1000)) {
       // DataNode 0 holds every block; which replica a read starts on is the NameNode's order,
       // so read until one started there (each read from a new stream, so a new order).
       for (int round = 0; round < 20 && c.slowedLocalReads(0) == 0; round++) {
@@ -129,7 +132,7 @@ class ShortCircuitReadTest {
         }
       }
       assertTrue(c.slowedLocalReads(0) > 0, "no read met the slow local disk in 20 rounds");
-      assertTrue(fs.hedgesWon() > 0, "no hedge overtook a local read waiting 300 ms on its"
+      assertTrue(fs.hedgesWon() > 0, "no hedge overtook a local read waiting 1 s on its"
           + " disk: tried " + fs.hedgesTried() + ", won " + fs.hedgesWon());
     }
   }
