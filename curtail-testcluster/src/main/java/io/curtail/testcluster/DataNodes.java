@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.ReconfigurationException;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
@@ -91,13 +92,26 @@ final class DataNodes {
     LOG.info("Stopped datanode={}", i);
     return () -> {
       try {
-        cluster.restartDataNode(props, true);
+        restart(props, i);
         awaitRejoined(i);
         LOG.info("Restarted datanode={}", i);
       } catch (IOException e) {
         throw new UncheckedIOException("restarting DataNode " + i, e);
       }
     };
+  }
+
+  /**
+   * Starts stopped DataNode {@code i} ({@code props}) again on its transfer port, by which
+   * clients, block locations and these tests know it, with a new IPC port: the old one may have
+   * become the local port of a connection opened since by another JVM on this host (the build runs
+   * two test JVMs at once), and nobody knows a DataNode by it. The ports go in as the DataNode's
+   * generic options, which take precedence over the configuration MiniDFSCluster restarts it with.
+   */
+  private void restart(MiniDFSCluster.DataNodeProperties props, int i) throws IOException {
+    props.setDnArgs("-D", DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY + "=" + name(i),
+        "-D", DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY + "=127.0.0.1:0");
+    cluster.restartDataNode(props, false);
   }
 
   /**
@@ -127,7 +141,7 @@ final class DataNodes {
     Await.until(Duration.ofSeconds(30), 20, () -> Thread.getAllStackTraces().keySet().stream()
         .anyMatch(t -> t.getName().equals("Async datanode shutdown thread"))
         ? "DataNode " + i + " did not shut down" : null);
-    cluster.restartDataNode(listIndex(i), true);
+    restart(cluster.stopDataNode(listIndex(i)), i);
     cluster.waitActive();
     LOG.info("Restarted for upgrade datanode={}", i);
   }

@@ -425,8 +425,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     }
     long overran = thresholdNanos; // the threshold the primary overran: the evidence
     observer.hedgeTried(primary.dataNode().getXferAddr(), dn.getXferAddr(), from, overran);
-    LOG.debug("Hedging file={} block={} offset={} from={} to={}", file, located.getBlock(), from,
-        primary.dataNode(), dn);
+    LOG.debug("Hedging file={} block={} offset={} from={} to={} thresholdMs={} readsStart={}", file,
+        located.getBlock(), from, primary.dataNode(), dn, overran / 1_000_000.0,
+        from == start);
     ctx.hedgeThreads.execute(new Hedge(ctx, observer, file, located.getBlock(), race, target, dn,
         tracker, overran, () -> ReplicaReader.open(ctx, client, file, located, dn, from,
             end - from, caching, verifyChecksum, source.localReads())));
