@@ -165,7 +165,9 @@ class SecuredClusterTest {
         Path byStock = new Path(home, "written-by-stock");
         long length = 2L * 4 * MIB + 12345;
         InetSocketAddress[] onDn0 = {c.address(0), c.address(1)};
-        try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(50)))) {
+        // 150 ms a packet: above three times a healthy DataNode's p95 even when protected
+        // transfer on a loaded machine makes that tens of milliseconds.
+        try (Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(150)))) {
           try (FSDataOutputStream out = fs.create(written, FsPermission.getFileDefault(),
               EnumSet.of(CreateFlag.CREATE), 4096, (short) 2, 4 * MIB, null, null, onDn0)) {
             assertTrue(out.getWrappedStream() instanceof CurtailOutputStream);
