@@ -22,7 +22,7 @@ import java.util.Map;
  * client's classes.
  */
 final class Knowledge {
-  /** As the client's {@code ReadContext.MAX_COMPARED_NODES}. */
+  /** As the client's {@code HedgeThresholds.MAX_COMPARED_NODES}. */
   static final int MAX_COMPARED = 32;
 
   final LatencyRegistry registry;

@@ -248,8 +248,10 @@ class CurtailReadTest {
       healthy.add(file(100 + i, BLOCK, (short) 2, 1, 2));
       withSlow.add(file(200 + i, BLOCK, (short) 2, 0, 3));
     }
+    // A 200 ms static threshold: no healthy packet takes that long even on a loaded machine,
+    // and dn0's take seconds.
     try (CurtailDistributedFileSystem fs = curtail("curtail.read.hedging", "static",
-        "curtail.read.hedging.static.threshold.ms", "50");
+        "curtail.read.hedging.static.threshold.ms", "200");
         Fault slow = cluster.throttleReads(0, 64 * KIB)) {
       for (int i = 0; i < 4; i++) {
         SeededData.verify(fs, healthy.get(i), 100 + i, BLOCK);

@@ -301,7 +301,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     int primaryIndex = current;
     NodeTracker primaryTracker = trackers[primaryIndex];
     boolean primaryLoaded = plan.loaded[primaryIndex];
-    thresholdNanos = ctx.thresholdNanos(primaryTracker, primaryLoaded);
+    thresholdNanos = ctx.thresholds.nanos(primaryTracker, primaryLoaded);
     boolean starting = !primary.connected(); // its time is the read's time to first byte
     long start = ctx.clock.nanoTime();
     Race<ReplicaReader> race = lastRace;
@@ -364,7 +364,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     current = i;
     packetsSinceLook = 0;
     lastPacketSlow = false;
-    ctx.readsFrom(trackers[i]);
+    ctx.thresholds.readsFrom(trackers[i]);
   }
 
   /** Records a packet's time, or for a read's first packet its start (timed from the request). */
@@ -384,7 +384,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
 
   @Override
   public long thresholdNowNanos() {
-    return ctx.thresholdNanos(pendingTracker, pendingLoaded);
+    return ctx.thresholds.nanos(pendingTracker, pendingLoaded);
   }
 
   /**

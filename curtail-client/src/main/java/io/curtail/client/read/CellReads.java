@@ -60,13 +60,13 @@ public final class CellReads {
   /** This JVM's tracker of {@code dn}, which the client now compares with the others it reads. */
   public NodeTracker tracker(DatanodeInfo dn) {
     NodeTracker t = ctx.runtime.registry().tracker(NodeId.of(dn.getXferAddr()));
-    ctx.readsFrom(t);
+    ctx.thresholds.readsFrom(t);
     return t;
   }
 
   /** How long a packet from {@code t}'s DataNode may take before it is late: the hedge rule. */
   public long thresholdNanos(NodeTracker t) {
-    return ctx.thresholdNanos(t);
+    return ctx.thresholds.nanos(t);
   }
 
   /**

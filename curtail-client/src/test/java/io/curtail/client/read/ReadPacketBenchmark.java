@@ -77,7 +77,7 @@ public class ReadPacketBenchmark {
         SocketFactory.getDefault(), new ConnectionPool(NanoClock.SYSTEM, 0, 1),
         Scheduler.daemon("jmh-watchdog"));
     tracker = ctx.runtime.registry().tracker(NodeId.of("10.0.0.1:9866"));
-    ctx.readsFrom(tracker);
+    ctx.thresholds.readsFrom(tracker);
   }
 
   @TearDown
@@ -98,7 +98,7 @@ public class ReadPacketBenchmark {
   /** The same, with Curtail's per-packet bookkeeping around it. */
   @Benchmark
   public int curtail() throws IOException {
-    long threshold = ctx.thresholdNanos(tracker);
+    long threshold = ctx.thresholds.nanos(tracker);
     long start = ctx.clock.nanoTime();
     if (race == null || !race.rearm(start, threshold, primary, 0, 0)) {
       race = new Race<>(start, threshold, primary, 0, 0);

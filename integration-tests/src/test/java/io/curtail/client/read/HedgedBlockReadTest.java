@@ -248,7 +248,7 @@ class HedgedBlockReadTest {
         "curtail.read.hedging.static.threshold.ms", "60000")) {
       NodeId self = NodeId.of("127.0.0.1:" + cluster.address(0).getPort());
       assertEquals(TimeUnit.SECONDS.toNanos(60),
-          ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(self))),
+          ctx.hedging.thresholdNanos(ctx.thresholds.othersStats(ctx.runtime.registry().tracker(self))),
           "no other DataNode read yet: the static value bootstraps");
       // Read from dn1 and dn2: now the client has something to compare dn0 with.
       for (int i = 0; i < 6; i++) {
@@ -257,14 +257,14 @@ class HedgedBlockReadTest {
           readAll(read, 200 + i);
         }
       }
-      long learnt = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(self)));
+      long learnt = ctx.hedging.thresholdNanos(ctx.thresholds.othersStats(ctx.runtime.registry().tracker(self)));
       assertTrue(learnt < TimeUnit.SECONDS.toNanos(1), "threshold " + learnt + " ns");
       // The others slow down: so does the threshold.
       for (int k = 0; k < LatencyWindow.CAPACITY; k++) {
         tracker(1).record(TimeUnit.MILLISECONDS.toNanos(300));
         tracker(2).record(TimeUnit.MILLISECONDS.toNanos(300));
       }
-      long loaded = ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(self)));
+      long loaded = ctx.hedging.thresholdNanos(ctx.thresholds.othersStats(ctx.runtime.registry().tracker(self)));
       assertEquals(TimeUnit.MILLISECONDS.toNanos(900), loaded, "3 × p95 of the others");
     }
   }
@@ -295,7 +295,7 @@ class HedgedBlockReadTest {
       long ms = (System.nanoTime() - start) / 1_000_000;
       String seen = "block read in " + ms + " ms; dn0 delayed "
           + cluster.faults(0).getDelayedReads() + " packets; threshold "
-          + ctx.hedging.thresholdNanos(ctx.othersStats(ctx.runtime.registry().tracker(
+          + ctx.hedging.thresholdNanos(ctx.thresholds.othersStats(ctx.runtime.registry().tracker(
               NodeId.of("127.0.0.1:" + cluster.address(0).getPort())))) / 1000 + " us";
       assertEquals(1, ctx.hedgesTried(), seen);
       assertEquals(1, ctx.hedgesWon(), seen);
