@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
@@ -45,6 +46,15 @@ final class AckReader implements Runnable {
   private final Progressable progress;
   /** Whether the last attributed ack told every DataNode's share apart. */
   private volatile boolean attributedExactly;
+  /**
+   * Per DataNode, how many samples its window had recorded when it joined this block as the
+   * newcomer of a repair while the JVM avoided it (judged slow), else -1. The repair took it only
+   * because the NameNode had no other spare, and its window still holds what condemned it: judged
+   * on that, it would be replaced at once by another such spare, and that one by it (a ping-pong
+   * on a small cluster, or around a neighbour misjudged). So it is judged on what it has done
+   * since. A DataNode the block started with, or kept, is judged on its whole window.
+   */
+  private final long[] takenAvoided;
 
   // The ack reader thread's own.
   private final WriteAttribution attribution;
@@ -58,8 +68,9 @@ final class AckReader implements Runnable {
   private final List<LatencyStats> stats = new ArrayList<>();
   private final List<LatencyStats> linkStats = new ArrayList<>();
 
+  /** @param before the block's pipeline this one replaces, null for the block's first */
   AckReader(WriteContext ctx, Streamer streamer, WriteQueue queue, Pipeline pipeline,
-      ExtendedBlock block, Progressable progress) {
+      Pipeline.Targets before, ExtendedBlock block, Progressable progress) {
     this.ctx = ctx;
     this.streamer = streamer;
     this.queue = queue;
@@ -75,8 +86,15 @@ final class AckReader implements Runnable {
     this.links = new long[n];
     this.own = new long[n];
     NodeId[] ids = new NodeId[n];
+    this.takenAvoided = new long[n];
+    List<DatanodeInfo> avoided = before == null ? new ArrayList<>()
+        : ctx.runtime.slowNodes().avoided();
     for (int i = 0; i < n; i++) {
-      ids[i] = NodeId.of(pipeline.targets.nodes[i].getXferAddr());
+      String addr = pipeline.targets.nodes[i].getXferAddr();
+      ids[i] = NodeId.of(addr);
+      boolean newcomer = before != null && before.indexOf(addr) < 0;
+      takenAvoided[i] = newcomer && avoided.stream().anyMatch(d -> d.getXferAddr().equals(addr))
+          ? trackers[i].writes().totalRecorded() : -1;
     }
     this.pipelineLinks = new PipelineLinks(ids, ctx.linkSlowness, ctx.runtime.slowLinks(),
         ctx.config.writeWindowPackets());
@@ -281,12 +299,20 @@ final class AckReader implements Runnable {
     return true;
   }
 
-  /** Each DataNode's recent write statistics, in pipeline order, into {@code out}. */
+  /**
+   * Each DataNode's recent write statistics, in pipeline order, into {@code out}; of a newcomer
+   * taken while avoided, only those since it joined ({@link #takenAvoided}).
+   */
   private void statsOf(long[] scratch, List<LatencyStats> out) {
     out.clear();
-    for (NodeTracker t : trackers) {
-      out.add(t.writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(),
-          scratch));
+    for (int i = 0; i < trackers.length; i++) {
+      LatencyWindow w = trackers[i].writes();
+      long window = ctx.config.writeWindowPackets();
+      if (takenAvoided[i] >= 0) {
+        window = Math.min(window, w.totalRecorded() - takenAvoided[i]);
+      }
+      out.add(window == 0 ? LatencyStats.of(0, 0, 0)
+          : w.stats((int) window, ctx.config.slownessPercentile(), scratch));
     }
   }
 }

@@ -145,7 +145,7 @@ final class BlockPipeline {
             throw e;
           }
         }
-        start(p);
+        start(p, null);
         return;
       } catch (Pipeline.SetupException e) {
         if (!ctx.replaceOnFailure.createsWith(targets.size() - 1)) {
@@ -163,7 +163,11 @@ final class BlockPipeline {
     }
   }
 
-  private void start(Pipeline p) throws IOException {
+  /**
+   * Streams the block through {@code p}; {@code before} is the block's pipeline it replaces, null
+   * for the block's first.
+   */
+  private void start(Pipeline p, Pipeline.Targets before) throws IOException {
     try {
       queue.pipelineStarted(p);
     } catch (IOException broken) {
@@ -171,7 +175,7 @@ final class BlockPipeline {
       throw broken;
     }
     pipeline = p;
-    AckReader reader = new AckReader(ctx, streamer, queue, p, block, progress);
+    AckReader reader = new AckReader(ctx, streamer, queue, p, before, block, progress);
     ackThread = new Thread(reader, "curtail-acks " + block);
     ackThread.setDaemon(true);
     ackThread.start();
@@ -250,8 +254,9 @@ final class BlockPipeline {
       throw e;
     }
     block = updated;
+    Pipeline.Targets before = targets;
     targets = t;
-    start(p);
+    start(p, before);
     ctx.reached(RepairHook.Step.STREAMING_RESUMED, src, t.addresses());
   }
 
