@@ -124,8 +124,10 @@ class ShortCircuitReadTest {
         // on an idle one.
         Fault slow = c.slowLocalDisk(0, 1000)) {
       // DataNode 0 holds every block; which replica a read starts on is the NameNode's order,
-      // so read until one started there (each read from a new stream, so a new order).
-      for (int round = 0; round < 20 && c.slowedLocalReads(0) == 0; round++) {
+      // so read until a hedge overtook one that started there (each read from a new stream, so
+      // a new order). Not only the first: on a loaded machine a JVM's first hedge, which also
+      // sets up its RPC proxy to the other DataNode, can lose even to 1 s.
+      for (int round = 0; round < 20 && fs.hedgesWon() == 0; round++) {
         try (FSDataInputStream in = fs.open(p)) {
           assertTrue(in.getWrappedStream() instanceof CurtailInputStream);
           SeededData.verify(in, 43, LENGTH, "a read with dn0's local disk slow");
