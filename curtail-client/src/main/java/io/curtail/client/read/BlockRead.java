@@ -21,14 +21,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one byte range of one block, packet by packet (a replica on this host, with short-circuit
  * reads on, piece by piece from its block file: both through a {@link ReplicaReader}, timed and
- * hedged alike), carrying out the hedging policy (paper §4.3): each packet read is timed and recorded for its DataNode; a packet slower than the
- * client's threshold starts a hedge to the next eligible replica, which reads the same bytes on a
- * connection of its own; whichever delivers first wins, the range carries on from the winner and
- * the loser's connection is cut. A replica that fails or serves a bad checksum is dropped (a bad
- * checksum is reported to the NameNode) and the read fails over to the next; when every replica
- * failed, the block's locations are fetched again after stock's wait, and after stock's number
- * of rounds the read fails as stock's does ({@link ReadRetries}). A hedge, once this read chose
- * its replica, runs as a {@link Hedge}.
+ * hedged alike), carrying out the hedging policy (paper §4.3): each packet read is timed and
+ * recorded for its DataNode; a packet slower than the client's threshold starts a hedge to the next
+ * eligible replica, which reads the same bytes on a connection of its own; whichever delivers first
+ * wins, the range carries on from the winner and the loser's connection is cut. A replica that
+ * fails or serves a bad checksum is dropped (a bad checksum is reported to the NameNode) and the
+ * read fails over to the next; when every replica failed, the block's locations are fetched again
+ * after stock's wait, and after stock's number of rounds the read fails as stock's does
+ * ({@link ReadRetries}). A hedge, once this read chose its replica, runs as a {@link Hedge}.
  *
  * <p>Not thread-safe: one reader thread drives it; hedges run on the client's hedge threads.
  */
@@ -389,11 +389,11 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
 
   /**
    * Runs on the watchdog thread when the packet {@code race} is for overran its threshold (in the
-   * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the budget,
-   * bounds on hedges in flight or the primary (finishing first) says no. A replica is eligible
-   * unless it failed, is busy, is known to take longer than the threshold the primary overran (a
-   * hedge there would only join its queue), was overtaken by a hedge lately, is backed off after
-   * lost hedges, or already has its share of hedges.
+   * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the
+   * budget, bounds on hedges in flight or the primary (finishing first) says no. A replica is
+   * eligible unless it failed, is busy, is known to take longer than the threshold the primary
+   * overran (a hedge there would only join its queue), was overtaken by a hedge lately, is backed
+   * off after lost hedges, or already has its share of hedges.
    */
   @Override
   public void startHedge(Race<ReplicaReader> race, long seen) {

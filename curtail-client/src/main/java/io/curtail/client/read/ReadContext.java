@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the read streams of one Curtail file system share: the hedging policy and thresholds
- * ({@link HedgeThresholds}), each DataNode's hedge backoff, the client's packet count that backoffs are measured in, the bound on hedges in
- * flight, the watchdog and the threads that run hedges, and the counters the benchmark reads.
+ * ({@link HedgeThresholds}), each DataNode's hedge backoff, the client's packet count that
+ * backoffs are measured in, the bound on hedges in flight, the watchdog and the threads that run
+ * hedges, and the counters the benchmark reads.
  *
  * <p>Hedging is per client (paper §4.3): one client's hedges and backoffs do not leak into
  * another's, unlike stock HDFS, whose hedged-read pool is JVM-wide. Latency knowledge and the

@@ -21,15 +21,15 @@ import org.slf4j.LoggerFactory;
  * replica of that block shows, where stock asks one replica and takes its answer.
  *
  * <p>Why the least. A DataNode shows readers a packet once the DataNodes after it in the
- * pipeline acknowledged it, so while packets are on their way the last DataNode shows more than
- * the first. Stock's answer therefore depends on which replica an open happens to ask, and two
- * opens in a row can see the length go back. That gap outlives a pipeline cut: the DataNode cut
- * out may have shown more than any survivor until the resent packets are acknowledged, and
- * Curtail cuts pipelines whenever it replaces a slow DataNode. The least over the listed
- * replicas never goes back: each replica's length only grows, a survivor keeps its own, a
- * newcomer starts from a survivor's (taken once the survivors stopped acknowledging, so it holds
- * at least what any of them shows), and a DataNode cut out leaves the list. It is never below what was hflushed, which every listed
- * replica acknowledged; and every replica can serve every byte up to it, so a hedge or a
+ * pipeline acknowledged it, so while packets are on their way the last DataNode shows more than the
+ * first. Stock's answer therefore depends on which replica an open happens to ask, and two opens in
+ * a row can see the length go back. That gap outlives a pipeline cut: the DataNode cut out may have
+ * shown more than any survivor until the resent packets are acknowledged, and Curtail cuts
+ * pipelines whenever it replaces a slow DataNode. The least over the listed replicas never goes
+ * back: each replica's length only grows, a survivor keeps its own, a newcomer starts from a
+ * survivor's (taken once the survivors stopped acknowledging, so it holds at least what any of them
+ * shows), and a DataNode cut out leaves the list. It is never below what was hflushed, which every
+ * listed replica acknowledged; and every replica can serve every byte up to it, so a hedge or a
  * failover never meets a replica that ends too soon.
  *
  * <p>The price: an open of a file being written asks every replica (three small RPCs where stock
