@@ -25,21 +25,24 @@ import org.junit.jupiter.api.io.TempDir;
  * A file Curtail holds open on a Hadoop 3.3.6 class path keeps its lease past the NameNode's soft
  * limit: only a renewal stops another client from taking it. On 3.3 the renewal met a 3.4-only
  * {@code renewLease} and died (#32): a file held open for 70 s lost its lease to another client's
- * append. A plain 3.3.6 MiniDFSCluster, its soft limit shortened.
+ * append. A plain 3.3.6 MiniDFSCluster, its soft limit shortened, and the writer's RPC timeout
+ * too, so that it renews as often as stock's would then.
  */
 class LeaseOnHadoop33Test {
   /**
-   * Curtail renews every 30 s (WriteContext), so a renewed lease is never older than that: a soft
-   * limit a little above it expires only where nothing renews.
+   * With RPCs timing out after 10 s, Curtail renews every 5 s (half of it, as stock's renewer),
+   * so a renewed lease is never older than that: a soft limit above it expires only where nothing
+   * renews.
    */
-  private static final long SOFT_LIMIT_MS = 34_000;
+  private static final int RPC_TIMEOUT_MS = 10_000;
+  private static final long SOFT_LIMIT_MS = 8_000;
   private static final long HARD_LIMIT_MS = 600_000; // the NameNode's monitor stays out of it
   /** Past the soft limit, whenever in the renewal period the file was opened. */
-  private static final long HELD_OPEN_MS = 40_000;
+  private static final long HELD_OPEN_MS = 12_000;
   private static final int MIB = 1024 * 1024;
 
   @Test
-  @Timeout(120)
+  @Timeout(90)
   void aFileHeldOpenPastTheSoftLimitKeepsItsLease(@TempDir File dir) throws Exception {
     Configuration conf = new Configuration();
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, dir).numDataNodes(3).build();
@@ -48,6 +51,7 @@ class LeaseOnHadoop33Test {
       cluster.setLeasePeriod(SOFT_LIMIT_MS, HARD_LIMIT_MS);
       Configuration curtail = new Configuration(cluster.getConfiguration(0));
       curtail.set("fs.hdfs.impl", CurtailDistributedFileSystem.class.getName());
+      curtail.setInt("ipc.client.rpc-timeout.ms", RPC_TIMEOUT_MS);
       Configuration stock = new Configuration(cluster.getConfiguration(0));
       stock.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
       try (FileSystem fs = FileSystem.newInstance(cluster.getURI(), curtail);
