@@ -71,11 +71,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriteContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WriteContext.class);
-  /**
-   * How often a client with files open for writing renews its lease, at most: half the NameNode's
-   * soft limit (60 s), as stock clients do.
-   */
-  static final long LEASE_RENEWAL_MS = 30_000;
   /** Retries of a create that raced with an encryption-zone change, as stock clients allow. */
   private static final int CREATE_RETRIES = 10;
   /** How long an append keeps retrying while the NameNode says "try again" (stock: 5 s). */
@@ -114,8 +109,7 @@ public final class WriteContext implements AutoCloseable {
   final int maxPipelineRecoveryRetries;
   /** Renews the lease, and looks at pipelines that stopped acking. */
   private final Scheduler scheduler;
-  private final Periodic leaseRenewal;
-  private final long leaseRenewalMs;
+  private final LeaseRenewal leaseRenewal;
   private final Periodic silenceCheck;
   /** Lets a lagging streamer of an erasure-coded write go; null where stock's waits for it. */
   private final StripedWatch stripedWatch;
@@ -162,9 +156,8 @@ public final class WriteContext implements AutoCloseable {
         HadoopApi.maxPipelineRecoveryRetries(client.getConf(), conf));
     this.scheduler = scheduler;
     // Both tick only while a stream is open: an idle client wakes no thread.
-    this.leaseRenewalMs = leaseRenewalMs(client.getConf().getHdfsTimeout());
-    this.leaseRenewal =
-        scheduler.every(TimeUnit.MILLISECONDS.toNanos(leaseRenewalMs), this::renewLease);
+    this.leaseRenewal = new LeaseRenewal(namenode, client.getClientName(),
+        client.getConf().getHdfsTimeout(), scheduler);
     long[] scratch = new long[LatencyWindow.CAPACITY];
     List<LatencyStats> stats = new ArrayList<>();
     this.silenceCheck = scheduler.every(config.failFastCheckNanos(), () -> {
@@ -320,29 +313,6 @@ public final class WriteContext implements AutoCloseable {
     if (open.remove(out)) {
       leaseRenewal.release();
       silenceCheck.release();
-    }
-  }
-
-  /**
-   * The lease renewal period of a client whose NameNode RPCs time out after {@code rpcTimeoutMs}
-   * ({@code ipc.client.rpc-timeout.ms}; 0, never): {@link #LEASE_RENEWAL_MS}, or half the timeout
-   * if that is shorter, as stock's renewer has it, so that a renewal that timed out is retried
-   * well within the soft limit; never under a second, stock's renewer's own tick.
-   */
-  static long leaseRenewalMs(long rpcTimeoutMs) {
-    return rpcTimeoutMs > 0 ? Math.max(1000, Math.min(LEASE_RENEWAL_MS, rpcTimeoutMs / 2))
-        : LEASE_RENEWAL_MS;
-  }
-
-  private void renewLease() {
-    if (open.isEmpty()) {
-      return;
-    }
-    try {
-      HadoopApi.renewLease(namenode, client.getClientName());
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("Could not renew the lease of {} for {} open files; retrying in {} s",
-          client.getClientName(), open.size(), leaseRenewalMs / 1000.0, e);
     }
   }
 
