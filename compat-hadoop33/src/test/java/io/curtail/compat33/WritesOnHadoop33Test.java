@@ -10,6 +10,7 @@ import io.curtail.client.write.CurtailOutputStream;
 import io.curtail.client.write.striped.StripedWatch;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.Replication;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
@@ -135,7 +136,7 @@ class WritesOnHadoop33Test {
             + fs.replacements());
         assertEquals(8 * MIB, stock.getFileStatus(p).getLen(), "length of " + p);
         SeededData.verify(stock, p, 2, 8 * MIB);
-        FaultyCluster.awaitReplication(stock, p, 2);
+        Replication.await(stock, p, 2);
         for (BlockLocation b : stock.getFileBlockLocations(p, 0, 8 * MIB)) {
           assertFalse(Arrays.asList(b.getNames()).contains(slow.getHostString() + ":"
               + slow.getPort()), "the throttled DataNode left the pipeline: "

@@ -407,33 +407,9 @@ public final class FaultyCluster implements AutoCloseable {
     LOG.info("Rolled the block keys; the DataNodes forgot key {}", old);
   }
 
-  /**
-   * Waits until the NameNode lists {@code replicas} replicas of every block of {@code path}: after
-   * a file is closed, the replicas beyond the first arrive with the DataNodes' next block reports.
-   */
+  /** {@link Replication#await(FileSystem, Path, int)}, on this cluster. */
   public void awaitReplicas(FileSystem fs, Path path, int replicas) throws IOException {
-    awaitReplication(fs, path, replicas);
-  }
-
-  /**
-   * {@link #awaitReplicas} on any cluster, this class's or not (one of separate processes, say):
-   * at most 30 s.
-   */
-  public static void awaitReplication(FileSystem fs, Path path, int replicas) throws IOException {
-    awaitReplication(fs, path, replicas, Duration.ofSeconds(30));
-  }
-
-  /** {@link #awaitReplication(FileSystem, Path, int)}, at most {@code patience}. */
-  public static void awaitReplication(FileSystem fs, Path path, int replicas, Duration patience)
-      throws IOException {
-    Await.until(patience, 50, () -> {
-      List<Integer> counts = new ArrayList<>();
-      for (BlockLocation b : fs.getFileBlockLocations(path, 0, fs.getFileStatus(path).getLen())) {
-        counts.add(b.getNames().length);
-      }
-      return counts.stream().allMatch(n -> n >= replicas)
-          ? null : path + " has not reached " + replicas + " replicas: " + counts + " per block";
-    });
+    Replication.await(fs, path, replicas);
   }
 
   /**

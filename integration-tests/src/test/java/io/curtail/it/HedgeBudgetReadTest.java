@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
-import io.curtail.datanode.fault.DiskFault;
 import io.curtail.datanode.fault.DiskFault.Access;
+import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.FaultyClusterExtension;
+import io.curtail.testcluster.Replication;
 import io.curtail.testcluster.SeededData;
 import java.io.IOException;
 import java.time.Duration;
@@ -52,7 +53,7 @@ class HedgeBudgetReadTest {
     for (int f = 0; f < FILES; f++) {
       Path p = new Path("/budget/f" + f);
       SeededData.create(CLUSTER.stock(), p, f, BLOCK);
-      FaultyCluster.awaitReplication(CLUSTER.stock(), p, 3);
+      Replication.await(CLUSTER.stock(), p, 3);
       FILE_PATHS.add(p);
     }
   }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.CurtailDistributedFileSystem;
 import io.curtail.client.write.CurtailOutputStream;
-import io.curtail.testcluster.FaultyCluster;
+import io.curtail.testcluster.Replication;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.io.IOException;
@@ -73,7 +73,7 @@ class LocalClusterTest {
         // DataNode, not yet known dead; that copy is asked again after the launcher's pending
         // timeout (10 s), and a DataNode process can take half a minute to come back where
         // name look-ups time out (a network namespace without DNS).
-        FaultyCluster.awaitReplication(stock, p, 3, Duration.ofSeconds(120));
+        Replication.await(stock, p, 3, Duration.ofSeconds(120));
       }
     } finally {
       String stopped = cluster.run("stop");

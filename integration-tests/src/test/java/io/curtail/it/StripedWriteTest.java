@@ -10,6 +10,7 @@ import io.curtail.datanode.fault.DiskFault;
 import io.curtail.testcluster.Fault;
 import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.FaultyClusterExtension;
+import io.curtail.testcluster.Replication;
 import io.curtail.testcluster.SeededData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -326,7 +327,7 @@ class StripedWriteTest {
       tookMs = write(fs, p, seed);
       drops.addAll(fs.stripedWrites().recentDrops());
       // A group completes once k internal blocks are reported; the rest are reported after.
-      FaultyCluster.awaitReplication(stock, p, GROUP_WIDTH - 1, Duration.ofSeconds(10));
+      Replication.await(stock, p, GROUP_WIDTH - 1, Duration.ofSeconds(10));
       liveAtClose = liveInternalBlocks(p);
       fsckAtClose = fsck(p);
       SeededData.verify(stock, p, seed, LENGTH);
@@ -340,7 +341,7 @@ class StripedWriteTest {
     long began = System.nanoTime();
     spareStopped.close();
     try {
-      FaultyCluster.awaitReplication(stock, p, GROUP_WIDTH, Duration.ofSeconds(90));
+      Replication.await(stock, p, GROUP_WIDTH, Duration.ofSeconds(90));
       long reconstructedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       SeededData.verify(stock, p, seed, LENGTH);
       String fsck = fsck(p);
