@@ -182,7 +182,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (list) {
-      for (Map.Entry<String, List<Scenario>> g : Scenario.groups().entrySet()) {
+      for (Map.Entry<String, List<Scenario>> g : Scenarios.groups().entrySet()) {
         stdout.println("group " + g.getKey() + ":");
         for (Scenario s : g.getValue()) {
           stdout.printf("%-16s %s%n%16s fault: %s; workload: %s%n", s.name(), s.description(), "",
@@ -254,10 +254,10 @@ public final class Main implements Callable<Integer> {
     }
     List<Scenario> named = new ArrayList<>();
     if (scenarioNames.isEmpty()) {
-      named.addAll(Scenario.group("default"));
+      named.addAll(Scenarios.group("default"));
     } else {
       for (String n : scenarioNames) {
-        named.addAll(Scenario.named(n.trim()));
+        named.addAll(Scenarios.named(n.trim()));
       }
     }
     List<Scenario> out = new ArrayList<>();

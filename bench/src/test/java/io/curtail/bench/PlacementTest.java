@@ -20,8 +20,8 @@ class PlacementTest {
 
   @Test
   void scenariosNameTheirFaultyDataNodesAndLinkEnds() {
-    assertArrayEquals(new int[] {0, 1}, Scenario.byName("write-slow-link").faultyDataNodes());
-    assertArrayEquals(new int[] {0}, Scenario.byName("write-slow-last").faultyDataNodes());
-    assertArrayEquals(new int[0], Scenario.byName("healthy").faultyDataNodes());
+    assertArrayEquals(new int[] {0, 1}, Scenarios.byName("write-slow-link").faultyDataNodes());
+    assertArrayEquals(new int[] {0}, Scenarios.byName("write-slow-last").faultyDataNodes());
+    assertArrayEquals(new int[0], Scenarios.byName("healthy").faultyDataNodes());
   }
 }

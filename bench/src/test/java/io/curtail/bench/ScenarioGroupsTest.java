@@ -15,30 +15,30 @@ class ScenarioGroupsTest {
   void everyScenarioIsInExactlyOneGroup() {
     Set<String> seen = new HashSet<>();
     int total = 0;
-    for (List<Scenario> g : Scenario.groups().values()) {
+    for (List<Scenario> g : Scenarios.groups().values()) {
       for (Scenario s : g) {
         assertTrue(seen.add(s.name()), s.name() + " is in two groups");
         total++;
       }
     }
-    assertEquals(Scenario.all().size(), total);
+    assertEquals(Scenarios.all().size(), total);
   }
 
   @Test
   void theDefaultRunLeavesOutTheKindsOfSlowAndErasureCoding() {
-    List<Scenario> defaults = Scenario.group("default");
-    assertTrue(defaults.contains(Scenario.byName("write-slow-disk")));
-    assertTrue(!defaults.contains(Scenario.byName("write-slow-nic")));
-    assertTrue(!defaults.contains(Scenario.byName("ec-healthy-read")));
-    assertEquals(Scenario.group("kinds"), Scenario.named("kinds"));
-    assertEquals(List.of(Scenario.byName("write-slow-link")), Scenario.named("write-slow-link"));
-    assertEquals(Scenario.all(), Scenario.named("all"));
+    List<Scenario> defaults = Scenarios.group("default");
+    assertTrue(defaults.contains(Scenarios.byName("write-slow-disk")));
+    assertTrue(!defaults.contains(Scenarios.byName("write-slow-nic")));
+    assertTrue(!defaults.contains(Scenarios.byName("ec-healthy-read")));
+    assertEquals(Scenarios.group("kinds"), Scenarios.named("kinds"));
+    assertEquals(List.of(Scenarios.byName("write-slow-link")), Scenarios.named("write-slow-link"));
+    assertEquals(Scenarios.all(), Scenarios.named("all"));
   }
 
   @Test
   void anUnknownNameListsTheGroups() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> Scenario.named("slow-everything"));
+        assertThrows(IllegalArgumentException.class, () -> Scenarios.named("slow-everything"));
     assertTrue(e.getMessage().endsWith("groups are all, default, kinds, ec"), e.getMessage());
   }
 }
