@@ -1,14 +1,10 @@
 package io.curtail.client.read;
 
-import io.curtail.client.policy.HedgeBackoff;
-import io.curtail.client.policy.Hedging;
 import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.track.NodeTracker;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -389,11 +385,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
 
   /**
    * Runs on the watchdog thread when the packet {@code race} is for overran its threshold (in the
-   * state {@code seen}): starts a hedge to the next eligible replica, unless the policy, the
-   * budget, bounds on hedges in flight or the primary (finishing first) says no. A replica is
-   * eligible unless it failed, is busy, is known to take longer than the threshold the primary
-   * overran (a hedge there would only join its queue), was overtaken by a hedge lately, is backed
-   * off after lost hedges, or already has its share of hedges.
+   * state {@code seen}): starts a hedge to the next eligible replica
+   * ({@link ReadContext#hedgeTarget}), unless the budget, the bounds on hedges in flight or the
+   * primary (finishing first) says no.
    */
   @Override
   public void startHedge(Race<ReplicaReader> race, long seen) {
@@ -401,17 +395,7 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     ReplicaReader primary = race.primary();
     int primaryIndex = race.primaryIndex();
     long from = race.from();
-    List<HedgeBackoff> backoffs = new ArrayList<>(trackers.length);
-    for (NodeTracker t : trackers) {
-      backoffs.add(ctx.backoff(t.node()));
-    }
-    boolean[] skip = failed.clone();
-    long now = ctx.clock.nanoTime();
-    for (int i = 0; i < skip.length; i++) {
-      skip[i] |= !Hedging.worthHedgingTo(knownNanos[i], thresholdNanos) || trackers[i].busy(now)
-          || ctx.recentlyOvertaken(trackers[i].node()) || !ctx.hedgeSlotFree(trackers[i].node());
-    }
-    int target = ctx.hedging.nextTarget(primaryIndex, backoffs, skip, ctx.packets());
+    int target = ctx.hedgeTarget(primaryIndex, trackers, failed, knownNanos, thresholdNanos);
     if (target < 0) {
       return;
     }

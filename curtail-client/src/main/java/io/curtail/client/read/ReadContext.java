@@ -16,9 +16,12 @@ import io.curtail.client.stats.StatsLog;
 import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -250,6 +253,28 @@ public final class ReadContext implements AutoCloseable {
   /** How many reads a hedge overtook so far; a plan made before the last is stale. */
   long overtakes() {
     return overtakes.get();
+  }
+
+  /**
+   * The replica a hedge of a packet from replica {@code primary} goes to, the packet having
+   * overrun {@code thresholdNanos}, or -1 if none may be hedged to now: the policy's next target
+   * ({@link Hedging#nextTarget}) among the replicas that have not {@code failed}, are not busy,
+   * are not known to take longer than that threshold ({@code knownNanos}: a hedge there would only
+   * join its queue), were not overtaken by a hedge lately, and have a hedge slot free.
+   */
+  int hedgeTarget(int primary, NodeTracker[] trackers, boolean[] failed, long[] knownNanos,
+      long thresholdNanos) {
+    List<HedgeBackoff> backoffs = new ArrayList<>(trackers.length);
+    for (NodeTracker t : trackers) {
+      backoffs.add(backoff(t.node()));
+    }
+    boolean[] skip = failed.clone();
+    long now = clock.nanoTime();
+    for (int i = 0; i < skip.length; i++) {
+      skip[i] |= !Hedging.worthHedgingTo(knownNanos[i], thresholdNanos) || trackers[i].busy(now)
+          || recentlyOvertaken(trackers[i].node()) || !hedgeSlotFree(trackers[i].node());
+    }
+    return hedging.nextTarget(primary, backoffs, skip, packets.get());
   }
 
   /** Whether a hedge may go to {@code node} now: it has fewer than its bound in flight. */
