@@ -150,13 +150,15 @@ class FailFastWriteTest {
   @Test
   void slowReplacementsAreAbortedAndRetriedABoundedNumberOfTimes() throws Exception {
     // dn0 is slow in the pipeline {dn0, dn1}; every spare is slower still, so each rebuild overruns
-    // its timeout. Two tries are allowed: two aborts, then the block keeps its pipeline.
+    // its timeout. Two tries are allowed: two aborts, then the block keeps its pipeline. dn0 at
+    // 20 ms a packet, not SLOW: under two forks' load dn1's mean reached a third of 10 ms, and
+    // then nobody looked slow enough to try.
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(5).blockSize(8 * MIB).build();
         DistributedFileSystem stock = c.stockFileSystem();
         CurtailDistributedFileSystem fs = c.curtailFileSystem(settings(
             "curtail.write.failfast.max.attempts", "2",
             "curtail.write.failfast.reconstruction.min.timeout.ms", "200"));
-        Fault slow = c.slowDisk(0, DiskFault.serviceTime(SLOW))) {
+        Fault slow = c.slowDisk(0, DiskFault.serviceTime(Duration.ofMillis(20)))) {
       Path p = new Path("/abort");
       List<Fault> slower = new ArrayList<>();
       try (Fault all = Fault.all(slower)) {
