@@ -20,7 +20,7 @@ public final class Summary {
 
   /** One figure: its machine name (JSON, CSV), its title and width in tables, and its value. */
   enum Column {
-    MODE("mode", "mode", -17, Kind.TEXT, s -> s.mode),
+    MODE("mode", "mode", -20, Kind.TEXT, s -> s.mode), // fits curtail-best-cluster
     FILES("files", "files", 6, Kind.COUNT, s -> s.files),
     P50("p50_ms", "p50 ms", 9, Kind.DECIMAL, s -> s.p50Ms),
     P90("p90_ms", "p90 ms", 9, Kind.DECIMAL, s -> s.p90Ms),
