@@ -38,6 +38,10 @@ public final class Scenarios {
   /** A starved CPU's wait per packet step: five times a healthy packet's handling, ± half. */
   private static final Duration STARVED = Duration.ofMillis(5);
   private static final double STARVED_JITTER = 0.5;
+  /** dn0's disk slow for what reads do, opening replicas and reading packets. */
+  private static final Function<FaultyCluster, Fault> SLOW_READ_DISK =
+      c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
+          .on(DiskFault.Access.READS, DiskFault.Access.OPENS));
   /** A flapping disk's spells: long enough to be judged slow, short enough to recover in. */
   private static final Duration FLAP_SLOW = Duration.ofSeconds(3);
   private static final Duration FLAP_HEALTHY = Duration.ofSeconds(3);
@@ -118,21 +122,18 @@ public final class Scenarios {
         "no fault, writes with an hflush every 8 KiB (a write-ahead log)",
         new Workload(4, 3, MIB, 0, (short) 3, BLOCK, Op.WRITE_HFLUSH),
         "none", null));
-    add(new Scenario("write-slow-disk",
+    writeFault("write-slow-disk",
         "writes; one DataNode's disk is a FIFO queue at 10 ms a packet (~10× healthy)",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK))));
-    add(new Scenario("write-slow-middle",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)));
+    writeFault("write-slow-middle",
         "writes through pipelines with the slow-disk DataNode always in the middle",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, 2nd of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.MIDDLE));
-    add(new Scenario("write-throttled",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.MIDDLE);
+    writeFault("write-throttled",
         "writes; one DataNode receives at most 2 MiB/s in all",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " write bandwidth 2 MiB/s",
-        c -> c.throttleWrites(FAULTY, THROTTLE_BYTES_PER_SEC)));
+        c -> c.throttleWrites(FAULTY, THROTTLE_BYTES_PER_SEC));
     readFault("throttled", "serves at most 2 MiB/s in all",
         "dn" + FAULTY + " read bandwidth 2 MiB/s",
         c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC));
@@ -141,23 +142,20 @@ public final class Scenarios {
         c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_OPEN).on(DiskFault.Access.OPENS)));
     readFault("slow-disk", "reads its disk through a FIFO queue at 10 ms a packet",
         "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
-            .on(DiskFault.Access.READS, DiskFault.Access.OPENS)));
+        SLOW_READ_DISK);
     // What HBase and encryption zones read, under the same slow disk.
     add(new Scenario("read-slow-disk-encrypted",
         "sequential reads of files in an encryption zone; one DataNode reads its disk through a"
         + " FIFO queue at 10 ms a packet",
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ).encrypted(),
         "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
-            .on(DiskFault.Access.READS, DiskFault.Access.OPENS))));
+        SLOW_READ_DISK));
     add(new Scenario("read-slow-disk-nochecksum",
         "sequential reads with checksum verification off (HBase's HFile reads); one DataNode"
         + " reads its disk through a FIFO queue at 10 ms a packet",
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ).withoutChecksums(),
         "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
-            .on(DiskFault.Access.READS, DiskFault.Access.OPENS))));
+        SLOW_READ_DISK));
     readFault("stalls", "freezes for 1.5 s every 4 s", "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
     add(new Scenario("mixed",
@@ -182,38 +180,32 @@ public final class Scenarios {
    * pipeline, a slow NIC, one slow link, a starved CPU, a flapping disk.
    */
   private static void kindsOfSlow() {
-    add(new Scenario("write-slow-first",
+    writeFault("write-slow-first",
         "writes through pipelines with the slow-disk DataNode always first",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, 1st of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.FIRST));
-    add(new Scenario("write-slow-last",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.FIRST);
+    writeFault("write-slow-last",
         "writes through pipelines with the slow-disk DataNode always last",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, 3rd of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.LAST));
-    add(new Scenario("write-slow-nic",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.LAST);
+    writeFault("write-slow-nic",
         "writes; one DataNode's NIC sends at most 2 MiB/s in all (what it forwards and serves)",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
-        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC)));
-    add(new Scenario("write-slow-link",
+        c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC));
+    writeFault("write-slow-link",
         "writes through pipelines dn" + FAULTY + ", dn" + LINK_PEER + ", another; the link from"
         + " the first to the second carries at most 2 MiB/s, that way only",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + "->dn" + LINK_PEER + " link 2 MiB/s, FIFO",
-        c -> c.slowLink(FAULTY, LINK_PEER, SLOW_NET_BYTES_PER_SEC), Placement.LINK));
-    add(new Scenario("write-cpu-starved",
+        c -> c.slowLink(FAULTY, LINK_PEER, SLOW_NET_BYTES_PER_SEC), Placement.LINK);
+    writeFault("write-cpu-starved",
         "writes; one DataNode's CPU is starved: each packet's receipt and ack wait 5 ms ± 50%",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " CPU starved, 5 ms ± 50% per packet step",
-        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER)));
-    add(new Scenario("write-flapping",
+        c -> c.starveCpu(FAULTY, STARVED, STARVED_JITTER));
+    writeFault("write-flapping",
         "writes; one DataNode's disk is slow (10 ms/packet) for 3 s, healthy for 3 s, again",
-        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE),
         "dn" + FAULTY + " disk 10 ms/packet, flapping 3 s slow / 3 s healthy",
         c -> Fault.all(Arrays.asList(c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)),
-            c.flap(FAULTY, FLAP_SLOW, FLAP_HEALTHY)))));
+            c.flap(FAULTY, FLAP_SLOW, FLAP_HEALTHY))));
     readFault("slow-nic", "sends at most 2 MiB/s in all (a slow NIC)",
         "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
         c -> c.slowNic(FAULTY, SLOW_NET_BYTES_PER_SEC));
@@ -234,8 +226,7 @@ public final class Scenarios {
         c -> c.throttleReads(FAULTY, THROTTLE_BYTES_PER_SEC));
     ecReadFault("slow-disk", RS_3_2, "reads its disk through a FIFO queue at 10 ms a packet",
         "dn" + FAULTY + " disk 10 ms per packet read, FIFO",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)
-            .on(DiskFault.Access.READS, DiskFault.Access.OPENS)));
+        SLOW_READ_DISK);
     ecReadFault("stalls", RS_3_2, "freezes for 1.5 s every 4 s",
         "dn" + FAULTY + " stalls 1.5 s every 4 s",
         c -> c.slowDisk(FAULTY, DiskFault.stalls(STALL_EVERY, STALL_FOR)));
@@ -288,6 +279,23 @@ public final class Scenarios {
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.READ), faultDescription, fault));
     add(new Scenario("pread-" + kind, "positional reads of 1 MiB; one DataNode " + does,
         new Workload(6, 6, 4 * MIB, 0, (short) 3, BLOCK, Op.PREAD), faultDescription, fault));
+  }
+
+  /**
+   * A scenario of writes through a DataNode that {@code description} says is slow: six writers of
+   * four 4 MiB files each, replication 3, pipelines placed by the NameNode or by {@code placement}.
+   */
+  private static void writeFault(String name, String description, String faultDescription,
+      Function<FaultyCluster, Fault> fault, Placement placement) {
+    add(new Scenario(name, description,
+        new Workload(6, 4, 4 * MIB, 0, (short) 3, BLOCK, Op.WRITE), faultDescription, fault,
+        placement));
+  }
+
+  /** {@link #writeFault(String, String, String, Function, Placement)}, the NameNode placing. */
+  private static void writeFault(String name, String description, String faultDescription,
+      Function<FaultyCluster, Fault> fault) {
+    writeFault(name, description, faultDescription, fault, Placement.NAMENODE);
   }
 
   /** Every scenario, in catalogue order. */
