@@ -126,10 +126,7 @@ public final class Scenarios {
         "writes; one DataNode's disk is a FIFO queue at 10 ms a packet (~10× healthy)",
         "dn" + FAULTY + " disk 10 ms/packet",
         c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)));
-    writeFault("write-slow-middle",
-        "writes through pipelines with the slow-disk DataNode always in the middle",
-        "dn" + FAULTY + " disk 10 ms/packet, 2nd of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.MIDDLE);
+    slowDiskPlaced("middle", "in the middle", "2nd", Placement.MIDDLE);
     writeFault("write-throttled",
         "writes; one DataNode receives at most 2 MiB/s in all",
         "dn" + FAULTY + " write bandwidth 2 MiB/s",
@@ -180,14 +177,8 @@ public final class Scenarios {
    * pipeline, a slow NIC, one slow link, a starved CPU, a flapping disk.
    */
   private static void kindsOfSlow() {
-    writeFault("write-slow-first",
-        "writes through pipelines with the slow-disk DataNode always first",
-        "dn" + FAULTY + " disk 10 ms/packet, 1st of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.FIRST);
-    writeFault("write-slow-last",
-        "writes through pipelines with the slow-disk DataNode always last",
-        "dn" + FAULTY + " disk 10 ms/packet, 3rd of every pipeline",
-        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), Placement.LAST);
+    slowDiskPlaced("first", "first", "1st", Placement.FIRST);
+    slowDiskPlaced("last", "last", "3rd", Placement.LAST);
     writeFault("write-slow-nic",
         "writes; one DataNode's NIC sends at most 2 MiB/s in all (what it forwards and serves)",
         "dn" + FAULTY + " NIC 2 MiB/s out, FIFO",
@@ -296,6 +287,18 @@ public final class Scenarios {
   private static void writeFault(String name, String description, String faultDescription,
       Function<FaultyCluster, Fault> fault) {
     writeFault(name, description, faultDescription, fault, Placement.NAMENODE);
+  }
+
+  /**
+   * {@code write-slow-<name>}: writes through pipelines placed so that the slow-disk DataNode is
+   * always {@code where}, the {@code nth} of every pipeline.
+   */
+  private static void slowDiskPlaced(String name, String where, String nth,
+      Placement placement) {
+    writeFault("write-slow-" + name,
+        "writes through pipelines with the slow-disk DataNode always " + where,
+        "dn" + FAULTY + " disk 10 ms/packet, " + nth + " of every pipeline",
+        c -> c.slowDisk(FAULTY, DiskFault.serviceTime(SLOW_DISK)), placement);
   }
 
   /** Every scenario, in catalogue order. */

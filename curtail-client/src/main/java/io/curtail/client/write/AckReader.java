@@ -311,7 +311,7 @@ final class AckReader implements Runnable {
       if (takenAvoided[i] >= 0) {
         window = Math.min(window, w.totalRecorded() - takenAvoided[i]);
       }
-      out.add(window == 0 ? LatencyStats.of(0, 0, 0)
+      out.add(window == 0 ? LatencyStats.EMPTY
           : w.stats((int) window, ctx.config.slownessPercentile(), scratch));
     }
   }
