@@ -112,6 +112,19 @@ class PipelineLinksTest {
   }
 
   @Test
+  void aLinkIsJudgedAgainstTheTypicalDataNodeNotTheFastest() {
+    // Encrypted transfer on a loaded machine: links carry a cipher at each end; C, last, only
+    // deciphers. B -> C is 4.5 times C's own median, 1.5 times the typical (A's).
+    for (int k = 0; k < 40; k++) {
+      links.record(new long[] {40_000 * US, 45_000 * US, NONE},
+          new long[] {30_000 * US, 35_000 * US, 10_000 * US});
+      links.judge(k, attribution);
+    }
+    assertEquals(-1, links.linkToLeave(leave));
+    assertEquals("SlowLinks[]", jvm.toString());
+  }
+
+  @Test
   void theBackPressureOfASlowLinkIsNotASecondSlowLink() {
     // B, blocked forwarding to C, reads nothing meanwhile: A -> B blocks about as long.
     acks(24, 300, 19_000, 20_000);
