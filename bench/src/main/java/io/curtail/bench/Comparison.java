@@ -179,7 +179,11 @@ final class Comparison {
         + " report (NN acting: it may keep it out of pipelines and sort it last for reads),"
         + " looked at every 5 s. Only writes through the slow DataNode teach it (the faults are"
         + " injected where stock's disk profiling cannot see them), so a read fault run alone"
-        + " shows no acting phase, and one after write faults may show no other.");
+        + " shows no acting phase, and one after write faults may show no other. The NameNode"
+        + " takes a reported slow peer to a DataNode by its address alone, so on a cluster whose"
+        + " DataNodes share one (the embedded cluster's 127.0.0.1) it acts on any of them: there"
+        + " the acting phase is not stock-best's; it is on separate processes with addresses of"
+        + " their own (docker/local-cluster as root).");
     String one = OneThreshold.of(r);
     out.add(one == null ? "stock-best was swept over no hedge threshold in this run."
         : "stock-best at one threshold for the whole run: " + one + ", the threshold whose p99 over"

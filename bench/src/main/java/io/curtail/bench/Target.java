@@ -17,7 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.NetUtils;
 
 /**
@@ -240,6 +243,8 @@ abstract class Target implements AutoCloseable {
     /** The DataNodes' transfer addresses, dn0 first; null if not given. */
     private final List<String> dataNodes;
     private final List<Incident> incidents = Collections.synchronizedList(new ArrayList<>());
+    /** A stock client asking the NameNode for its slow nodes; made at the first look. */
+    private FileSystem reports;
 
     Remote(URI uri, FaultCommands faults, List<String> dataNodes) {
       this.uri = uri;
@@ -315,9 +320,28 @@ abstract class Target implements AutoCloseable {
       throw new IllegalStateException("the benchmark does not control " + uri + "'s DataNodes");
     }
 
+    /**
+     * The DataNodes the NameNode names slow ({@code dfsadmin -report -slownodes}: its slow-peer
+     * tracker, a reported peer taken to the DataNode of its IP address); null where it cannot
+     * say (a NameNode older than 3.4, or a file system other than HDFS).
+     */
     @Override
-    public String slowNodeReports() {
-      return null;
+    public synchronized String slowNodeReports() {
+      try {
+        if (reports == null) {
+          reports = FileSystem.newInstance(uri, conf());
+        }
+        if (!(reports instanceof DistributedFileSystem)) {
+          return null;
+        }
+        List<String> slow = new ArrayList<>();
+        for (DatanodeInfo d : ((DistributedFileSystem) reports).getSlowDatanodeStats()) {
+          slow.add(d.getXferAddr());
+        }
+        return "slowPeers=" + (slow.isEmpty() ? "" : slow.toString());
+      } catch (IOException e) {
+        return null; // RemoteException too: a NameNode without the call
+      }
     }
 
     @Override
@@ -334,6 +358,14 @@ abstract class Target implements AutoCloseable {
     }
 
     @Override
-    public void close() {}
+    public synchronized void close() {
+      try {
+        if (reports != null) {
+          reports.close();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 }
