@@ -26,9 +26,9 @@ import java.util.List;
  * against the pipeline's <em>typical</em> own median, the lower median of its DataNodes' (a
  * DataNode's own is judged against the fastest, as fail-fast judges them): a link carries work no
  * DataNode's own service does (with encrypted transfer, a cipher at each end), and the fastest of
- * a few noisy medians is biased low. Healthy encrypted pipelines on the loaded 2-core CI had links
- * up to 3.27 times the fastest own median (p99 2.61), a false replacement at the factor of 3, and
- * up to 2.10 times the typical one (p99 1.78). And from the samples a median needs (a tenth of the
+ * a few noisy medians is biased low: healthy encrypted links on the loaded 2-core CI reached over
+ * three times the fastest own median, a false replacement, and about twice the typical one
+ * (docs/results.md). And from the samples a median needs (a tenth of the
  * window: 10), not the 20 a p95 does: a link at a sixth of its pipelines' pace (six writers through
  * one 2 MiB/s link) gives a sample every 190 ms, so the first pipelines across it waited 3.8 s
  * for a verdict. Whether a pipeline is slow enough to pay for a
