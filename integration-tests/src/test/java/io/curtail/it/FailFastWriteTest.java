@@ -204,8 +204,8 @@ class FailFastWriteTest {
       restarter.awaitTermination(1, TimeUnit.MINUTES);
       assertTrue(decided.size() >= 2, "asked again after the refusal: " + decided);
       assertEquals(1, fs.replacements());
-      assertFalse(c.replicas(stock, p).get(0).contains(0), "dn0 replaced");
-      verify(c, stock, p, 31, 12 * MIB, 3);
+      verify(c, stock, p, 31, 12 * MIB, 3); // waits until the NameNode knows all three replicas
+      assertFalse(c.replicas(stock, p).get(0).contains(0), "dn0 replaced: " + c.replicas(stock, p));
     }
   }
 
@@ -230,8 +230,10 @@ class FailFastWriteTest {
             c.address(2));
       }
       assertEquals(1, fs.replacements());
-      assertTrue(c.replicas(stock, p).get(0).contains(3), "dn3 took dn0's place");
+      // The newcomer's replica is known to the NameNode once it reports it: wait for all three.
       verify(c, stock, p, 32, 8 * MIB, 3);
+      assertTrue(c.replicas(stock, p).get(0).contains(3),
+          "dn3 took dn0's place: " + c.replicas(stock, p));
     }
   }
 
