@@ -69,7 +69,7 @@ final class PipelineLinks {
   /** The rule of slowness judging from {@link #KNOWN_LINK_SAMPLES}. */
   private final Slowness confirming;
   private final LatencyStats[] linkStats;
-  /** The judged own medians, sorted for {@link #typicalOwn}. */
+  /** The own medians the last {@link #typicalOwn} judged, sorted. */
   private final long[] ownMedians;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private int acks;
@@ -124,9 +124,10 @@ final class PipelineLinks {
     for (int i = 0; i < ids.length; i++) {
       own[i] = ownWindows[i].stats(window, MEDIAN, scratch);
     }
-    long fastest = slowness.fastestPercentile(Arrays.asList(own));
-    long typical = typicalOwn(slowness);
     long typicalConfirming = typicalOwn(confirming);
+    long typical = typicalOwn(slowness);
+    // The last call left the medians it judged sorted: the fastest is the first.
+    long fastest = typical == Long.MAX_VALUE ? Long.MAX_VALUE : ownMedians[0];
     boolean anySlow = false;
     // From the last link back: a DataNode blocked forwarding reads nothing meanwhile, so the link
     // into it blocks too; that back-pressure is the slow link's, not a second slow link.
