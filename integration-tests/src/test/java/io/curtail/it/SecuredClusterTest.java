@@ -99,6 +99,8 @@ class SecuredClusterTest {
   @AfterAll
   static void stopAll() throws Exception {
     CLUSTERS.values().forEach(FaultyCluster::close);
+    // The JVM's login is Kerberos from cluster(): back to simple, for the classes after this one.
+    UserGroupInformation.reset();
     if (kdc != null) {
       kdc.stop();
     }
