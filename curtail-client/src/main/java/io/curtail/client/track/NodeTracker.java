@@ -2,14 +2,16 @@ package io.curtail.client.track;
 
 /**
  * What this JVM knows of one DataNode's recent latency: packet writes through it, packet reads
- * from it, and the starts of reads from it (time to first byte), in separate windows because they
- * differ by nature. Thread-safe; see {@link LatencyWindow} for the contract of each window.
+ * from it, the starts of reads from it (time to first byte), and the pipeline links out of it and
+ * into it, in separate windows because they differ by nature. Thread-safe; see {@link LatencyWindow} for the contract of each window.
  */
 public final class NodeTracker {
   private final NodeId node;
   private final LatencyWindow writes = new LatencyWindow();
   private final LatencyWindow reads = new LatencyWindow();
   private final LatencyWindow starts = new LatencyWindow();
+  private final LatencyWindow sends = new LatencyWindow();
+  private final LatencyWindow receives = new LatencyWindow();
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
@@ -53,6 +55,20 @@ public final class NodeTracker {
    */
   public LatencyWindow starts() {
     return starts;
+  }
+
+  /**
+   * Times of the pipeline links out of this DataNode, pooled over the JVM's pipelines. A NIC slow
+   * sending delays every one of them, while one pipeline crosses one of them and learns of it a
+   * packet at the NIC's pace at a time.
+   */
+  public LatencyWindow sends() {
+    return sends;
+  }
+
+  /** Times of the pipeline links into this DataNode, pooled likewise: a NIC slow receiving. */
+  public LatencyWindow receives() {
+    return receives;
   }
 
   /**

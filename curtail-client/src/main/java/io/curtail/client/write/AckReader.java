@@ -6,7 +6,6 @@ import io.curtail.client.policy.FailFastDecision;
 import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
-import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import io.curtail.wire.AckReport;
 import java.io.IOException;
@@ -85,18 +84,16 @@ final class AckReader implements Runnable {
     this.blocked = new long[n];
     this.links = new long[n];
     this.own = new long[n];
-    NodeId[] ids = new NodeId[n];
     this.takenAvoided = new long[n];
     List<DatanodeInfo> avoided = before == null ? new ArrayList<>()
         : ctx.runtime.slowNodes().avoided();
     for (int i = 0; i < n; i++) {
       String addr = pipeline.targets.nodes[i].getXferAddr();
-      ids[i] = NodeId.of(addr);
       boolean newcomer = before != null && before.indexOf(addr) < 0;
       takenAvoided[i] = newcomer && avoided.stream().anyMatch(d -> d.getXferAddr().equals(addr))
           ? trackers[i].writes().totalRecorded() : -1;
     }
-    this.pipelineLinks = new PipelineLinks(ids, ctx.linkSlowness, ctx.runtime.slowLinks(),
+    this.pipelineLinks = new PipelineLinks(trackers, ctx.linkSlowness, ctx.runtime.slowLinks(),
         ctx.config.writeWindowPackets());
   }
 

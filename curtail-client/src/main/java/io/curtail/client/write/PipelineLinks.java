@@ -5,6 +5,7 @@ import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
 import io.curtail.client.track.SlowLinks;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +32,9 @@ import java.util.List;
  * (docs/results.md). And from the samples a median needs (a tenth of the
  * window: 10), not the 20 a p95 does: a link at a sixth of its pipelines' pace (six writers through
  * one 2 MiB/s link) gives a sample every 190 ms, so the first pipelines across it waited 3.8 s
- * for a verdict. Whether a pipeline is slow enough to pay for a
+ * for a verdict. Fewer still ({@link #KNOWN_LINK_SAMPLES}) where the JVM knows more: the link was
+ * found slow by another pipeline, or the links out of its sender (into its receiver), pooled over
+ * the JVM's pipelines, are slow ({@link #endSlow}). Whether a pipeline is slow enough to pay for a
  * replacement stays fail-fast's question; this only says which thing is slow.
  *
  * <p>A slow link whose time the vote gives to an end (the common end of several slow links, or a
@@ -47,14 +50,18 @@ final class PipelineLinks {
   static final int JUDGE_EVERY = 8;
   /**
    * Samples that confirm a link the JVM already found slow (another pipeline judged it, within
-   * the memory of {@link SlowLinks}): that pipeline paid for the full number, and a new one
-   * through the link would otherwise pay again, a packet at the link's pace each.
+   * the memory of {@link SlowLinks}), or one an end of which the JVM's pipelines together find
+   * slow ({@link #endSlow}): a pipeline that paid for the full number, or many that paid for it
+   * together, and a new one through the link would otherwise pay again, a packet at the link's
+   * pace each.
    */
   static final int KNOWN_LINK_SAMPLES = 4;
   /** What links and own service are judged on: see above. */
   static final double MEDIAN = 0.5;
 
   private final NodeId[] ids;
+  /** The JVM's trackers of the pipeline's DataNodes, where links are pooled per end. */
+  private final NodeTracker[] trackers;
   private final Slowness slowness;
   private final SlowLinks slowLinks;
   private final int window;
@@ -74,8 +81,12 @@ final class PipelineLinks {
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private int acks;
 
-  PipelineLinks(NodeId[] ids, Slowness slowness, SlowLinks slowLinks, int window) {
-    this.ids = ids.clone();
+  PipelineLinks(NodeTracker[] trackers, Slowness slowness, SlowLinks slowLinks, int window) {
+    this.trackers = trackers.clone();
+    this.ids = new NodeId[trackers.length];
+    for (int i = 0; i < trackers.length; i++) {
+      ids[i] = trackers[i].node();
+    }
     this.slowness = slowness;
     this.slowLinks = slowLinks;
     this.window = window;
@@ -104,8 +115,10 @@ final class PipelineLinks {
       if (own[i] != WriteAttribution.NO_EVIDENCE) {
         ownWindows[i].record(own[i]);
       }
-      if (links[i] != WriteAttribution.NO_EVIDENCE) {
+      if (links[i] != WriteAttribution.NO_EVIDENCE && i + 1 < ids.length) {
         linkWindows[i].record(links[i]);
+        trackers[i].sends().record(links[i]);
+        trackers[i + 1].receives().record(links[i]);
       }
     }
   }
@@ -139,10 +152,12 @@ final class PipelineLinks {
         continue;
       }
       boolean judged = slowness.judged(linkStats[i]) && typical != Long.MAX_VALUE;
-      // Too few samples for the rule, but enough to confirm what the JVM knows; too few to clear
-      // it, so a link that does not look slow on them is not forgotten.
+      // Too few samples for the rule, but enough to confirm what the JVM knows (this link, or
+      // an end whose links are slow); too few to clear it, so a link that does not look slow on
+      // them is not forgotten.
       boolean confirms = !judged && confirming.judged(linkStats[i])
-          && typicalConfirming != Long.MAX_VALUE && slowLinks.knownSlow(ids[i], ids[i + 1], now);
+          && typicalConfirming != Long.MAX_VALUE
+          && (slowLinks.knownSlow(ids[i], ids[i + 1], now) || endSlow(i, typicalConfirming));
       if (!judged && !confirms) {
         continue;
       }
@@ -167,6 +182,26 @@ final class PipelineLinks {
           : WriteAttribution.LinkEnd.NOBODY);
     }
     return true;
+  }
+
+  /**
+   * Whether the links out of link {@code i}'s sender, or into its receiver, pooled over the JVM's
+   * pipelines, are slow against {@code typical} by the rule: a NIC slow one way. Each pipeline
+   * through such a NIC gets a sample a packet at its pace (six writers through 2 MiB/s: one in
+   * 190 ms), so the first pipelines to meet it waited 1.5 to 1.9 s for the samples a median
+   * needs; pooled, the pipelines meeting it together find it in a fraction of that. It only
+   * lets a link be judged on fewer samples of its own, which must be slow as well: a pipeline
+   * whose link out of that DataNode is fast is left alone, and one slow link does not make its
+   * sender's other links slow.
+   */
+  private boolean endSlow(int i, long typical) {
+    return pooledSlow(trackers[i].sends(), typical)
+        || pooledSlow(trackers[i + 1].receives(), typical);
+  }
+
+  private boolean pooledSlow(LatencyWindow pooled, long typical) {
+    LatencyStats s = pooled.stats(window, MEDIAN, scratch);
+    return slowness.judged(s) && slowness.slower(s.percentileNanos(), typical);
   }
 
   /**

@@ -2,7 +2,9 @@ package io.curtail.client.write;
 
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.policy.WriteAttribution;
+import io.curtail.client.track.LatencyRegistry;
 import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
 import io.curtail.client.track.SlowLinks;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
@@ -35,6 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 public class AckLinksBenchmark {
   /** The JVM's vote on slow links, shared by every writer as a client's runtime shares it. */
   static final SlowLinks SLOW_LINKS = new SlowLinks(300_000_000_000L, 1024);
+  /** The JVM's trackers, where links are pooled per end, shared likewise. */
+  static final LatencyRegistry TRACKERS =
+      new LatencyRegistry(System::nanoTime, 1024, Long.MAX_VALUE, Long.MAX_VALUE);
 
   /** One ack's links through a client's ack reader: recorded, and judged as often as it does. */
   @Benchmark
@@ -66,9 +71,11 @@ public class AckLinksBenchmark {
         cycle[i] = 20_000 + random.nextInt(200_000); // a healthy forward: tens of microseconds
       }
       int base = random.nextInt(200);
-      NodeId[] ids = {NodeId.of("10.0.0." + base + ":9866"),
-          NodeId.of("10.0.0." + (base + 1) + ":9866"), NodeId.of("10.0.0." + (base + 2) + ":9866")};
-      pipeline = new PipelineLinks(ids, new Slowness(3, 5_000_000, 20), SLOW_LINKS, 100);
+      NodeTracker[] nodes = new NodeTracker[3];
+      for (int i = 0; i < nodes.length; i++) {
+        nodes[i] = TRACKERS.tracker(NodeId.of("10.0.0." + (base + i) + ":9866"));
+      }
+      pipeline = new PipelineLinks(nodes, new Slowness(3, 5_000_000, 20), SLOW_LINKS, 100);
       links[2] = WriteAttribution.NO_EVIDENCE;
     }
 

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.policy.WriteAttribution;
+import io.curtail.client.track.LatencyRegistry;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.NodeId;
+import io.curtail.client.track.NodeTracker;
 import io.curtail.client.track.SlowLinks;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +26,10 @@ class PipelineLinksTest {
   private static final long NONE = WriteAttribution.NO_EVIDENCE;
 
   private final SlowLinks jvm = new SlowLinks(60_000_000_000L, 16);
-  /** 3x and 5 ms slower than the fastest, judged on 20 samples, as the defaults. */
-  private final PipelineLinks links =
-      new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
+  /** The JVM's trackers, where links are pooled per end across pipelines. */
+  private final LatencyRegistry trackers =
+      new LatencyRegistry(() -> 0L, 16, Long.MAX_VALUE, Long.MAX_VALUE);
+  private final PipelineLinks links = pipeline(A, B, C);
   private final WriteAttribution attribution = new WriteAttribution(3);
   private final List<LatencyStats> leave = new ArrayList<>();
   private int packets;
@@ -67,8 +70,7 @@ class PipelineLinksTest {
   @Test
   void aLinkTheJvmKnowsSlowIsLeftByTheNextPipelineOnFourSamples() {
     acks(20, 300, 30, 20_000); // this pipeline judges B -> C slow on the rule's 20 samples
-    PipelineLinks next =
-        new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
+    PipelineLinks next = pipeline(A, B, C);
     feed(next, PipelineLinks.KNOWN_LINK_SAMPLES - 1, 20_000);
     assertEquals(-1, next.linkToLeave(leave), "3 samples: too few even to confirm");
     feed(next, 1, 20_000);
@@ -82,11 +84,42 @@ class PipelineLinksTest {
     feed(links, PipelineLinks.KNOWN_LINK_SAMPLES, 20_000);
     assertEquals(-1, links.linkToLeave(leave), "nothing known: the rule's 20 samples needed");
     acks(16, 300, 30, 20_000); // judged slow on 20
-    PipelineLinks next =
-        new PipelineLinks(new NodeId[] {A, B, C}, new Slowness(3, 5_000 * US, 20), jvm, 100);
+    PipelineLinks next = pipeline(A, B, C);
     feed(next, PipelineLinks.KNOWN_LINK_SAMPLES, 40);
     assertEquals(-1, next.linkToLeave(leave), "a fast link on four samples is not left");
     assertEquals("SlowLinks[b:1->c:1]", jvm.toString(), "nor forgotten on so few");
+  }
+
+  @Test
+  void aNicSlowSendingIsFoundByThePipelinesThroughItTogether() {
+    // B's NIC sends slowly. Two pipelines through it, to C and to E, each with 12 samples of its
+    // link out of B: too few for the rule's 20 alone, 24 of B's sending together.
+    PipelineLinks other = pipeline(NodeId.of("d:1"), B, NodeId.of("e:1"));
+    for (int k = 0; k < 6; k++) {
+      feed(links, 2, 20_000);
+      feed(other, 2, 20_000);
+    }
+    assertTrue(jvm.toString().contains("b:1->c:1") && jvm.toString().contains("b:1->e:1"),
+        jvm.toString());
+    assertEquals(SlowLinks.Whose.SENDER, jvm.whose(B, C, false, 0), "B, the common end");
+  }
+
+  @Test
+  void oneSlowLinkOutOfADataNodeDoesNotMakeItsOtherLinksSlow() {
+    acks(24, 300, 30, 20_000); // B -> C judged slow: most of B's sending is slow
+    PipelineLinks other = pipeline(NodeId.of("d:1"), B, NodeId.of("e:1"));
+    feed(other, 8, 40);
+    assertEquals(-1, other.linkToLeave(leave), "B -> E is fast");
+    assertEquals("SlowLinks[b:1->c:1]", jvm.toString());
+  }
+
+  /** A pipeline through {@code nodes}, judged 3x and 5 ms slower on 20 samples (the defaults). */
+  private PipelineLinks pipeline(NodeId... nodes) {
+    NodeTracker[] t = new NodeTracker[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      t[i] = trackers.tracker(nodes[i]);
+    }
+    return new PipelineLinks(t, new Slowness(3, 5_000 * US, 20), jvm, 100);
   }
 
   /** Feeds {@code to} {@code acks} acks of healthy DataNodes with B -> C taking {@code bcUs}. */
