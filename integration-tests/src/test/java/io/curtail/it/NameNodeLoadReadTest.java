@@ -75,12 +75,15 @@ class NameNodeLoadReadTest {
   void controlWithoutTheRuleSomeReadsStartOnTheLoadedDataNode() throws Exception {
     Path file = file(2, BLOCKS * BLOCK, 0, 1, 2);
     try (Load load = loadDn0(); CurtailDistributedFileSystem fs = curtail("false")) {
-      long start = System.nanoTime();
-      SeededData.verify(fs, file, 2, BLOCKS * BLOCK);
-      log("off", fs, start);
-      // With dn0 first in about a third of 16 blocks, none there would happen 0.15% of runs.
-      assertTrue(tracker(fs, 0).starts().totalRecorded() > 0,
-          "no read started on dn0 even without the rule: is the NameNode's order not shuffled?");
+      // With dn0 first in about a third of 16 blocks, a read starts none there in 0.15% of
+      // reads; and a CI run once met that. Up to four reads, each asking the NameNode afresh.
+      for (int read = 0; read < 4 && tracker(fs, 0).starts().totalRecorded() == 0; read++) {
+        long start = System.nanoTime();
+        SeededData.verify(fs, file, 2, BLOCKS * BLOCK);
+        log("off", fs, start);
+      }
+      assertTrue(tracker(fs, 0).starts().totalRecorded() > 0, "no read started on dn0 in four"
+          + " reads even without the rule: is the NameNode's order not shuffled?");
     }
   }
 
