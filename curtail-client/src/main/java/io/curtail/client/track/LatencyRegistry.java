@@ -35,8 +35,8 @@ public final class LatencyRegistry {
   private volatile long lastSweepNanos;
 
   /**
-   * @param maxNodes trackers kept at most; each holds two windows of
-   *     {@link LatencyWindow#CAPACITY} longs (8 KiB)
+   * @param maxNodes trackers kept at most; each holds five windows of
+   *     {@link LatencyWindow#CAPACITY} longs (20 KiB)
    * @param idleExpiryNanos a tracker unused this long is forgotten: the node's load will have
    *     changed since
    * @param busyMemoryNanos how long a DataNode's busy flag counts without being heard again

@@ -3,7 +3,8 @@ package io.curtail.client.track;
 /**
  * What this JVM knows of one DataNode's recent latency: packet writes through it, packet reads
  * from it, the starts of reads from it (time to first byte), and the pipeline links out of it and
- * into it, in separate windows because they differ by nature. Thread-safe; see {@link LatencyWindow} for the contract of each window.
+ * into it, in separate windows because they differ by nature. Thread-safe; see
+ * {@link LatencyWindow} for the contract of each window.
  */
 public final class NodeTracker {
   private final NodeId node;
