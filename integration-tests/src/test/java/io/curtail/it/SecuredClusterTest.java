@@ -175,13 +175,14 @@ class SecuredClusterTest {
             assertTrue(out.getWrappedStream() instanceof CurtailOutputStream);
             SeededData.write(out, 11, length);
           }
-          // What stock does on the same cluster, for comparison: it waits the slow disk out.
+          // What stock does on the same cluster, for comparison: it waits the slow disk out
+          // (1 MiB of it: 16 packets, 2.4 s).
           try (FSDataOutputStream out = stock.create(byStock, FsPermission.getFileDefault(),
               true, 4096, (short) 2, 4 * MIB, null, onDn0)) {
-            SeededData.write(out, 13, 4 * MIB);
+            SeededData.write(out, 13, MIB);
           }
         }
-        SeededData.verify(stock, byStock, 13, 4 * MIB);
+        SeededData.verify(stock, byStock, 13, MIB);
         c.awaitReplicas(stock, byStock, 2);
         // dn0 must be replaced; how often a healthy DataNode is too (under protected transfer
         // on a loaded machine a healthy one's p95 can reach three times another's) is a
