@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -278,10 +277,9 @@ public final class Main implements Callable<Integer> {
           + " pipeline's), was " + dataNodes);
     }
     if (fs == null) {
-      File base = Files.createTempDirectory("curtail-bench-cluster").toFile();
       stderr.println("curtail-bench: starting an embedded cluster of " + Scenario.DATANODES
           + " DataNodes…");
-      return new Target.Embedded(base);
+      return new Target.Embedded();
     }
     URI uri;
     try {

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -90,9 +92,18 @@ abstract class Target implements AutoCloseable {
     /** The key provider of every cluster started, holding the encrypted scenarios' key. */
     private final LocalKeyStore keys;
 
-    Embedded(File baseDir) throws IOException {
-      this.baseDir = baseDir;
+    /**
+     * Deletes the clusters' directory and the key store if the run is cut short (Ctrl-C): a
+     * cluster's data is hundreds of MiB of temporary files.
+     */
+    private final Thread cleanUp;
+
+    /** Starts the default cluster, in a new temporary directory that {@link #close} deletes. */
+    Embedded() throws IOException {
+      this.baseDir = Files.createTempDirectory("curtail-bench-cluster").toFile();
       this.keys = LocalKeyStore.withKeys(Workload.ENCRYPTION_KEY);
+      this.cleanUp = new Thread(this::deleteFiles, "curtail-bench-clean-up");
+      Runtime.getRuntime().addShutdownHook(cleanUp);
       cluster(Mode.STOCK); // the default one, started now so that a broken setup fails first
     }
 
@@ -134,6 +145,17 @@ abstract class Target implements AutoCloseable {
     public synchronized void close() {
       clusters.values().forEach(c -> c.cluster.close());
       clusters.clear();
+      deleteFiles();
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanUp);
+      } catch (IllegalStateException shuttingDown) {
+        // closed by a shutdown hook of the application's: the clean-up runs or has run
+      }
+    }
+
+    private void deleteFiles() {
+      FileUtil.fullyDelete(baseDir);
+      keys.close();
     }
   }
 

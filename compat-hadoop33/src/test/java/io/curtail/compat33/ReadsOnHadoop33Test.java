@@ -27,9 +27,9 @@ class ReadsOnHadoop33Test {
 
   @Test
   void encryptedAndChecksumOffFilesReadThroughCurtailExact() throws Exception {
-    LocalKeyStore keys = LocalKeyStore.withKeys("compat33-key");
     long length = 3L * MIB + 11;
-    try (FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(MIB)
+    try (LocalKeyStore keys = LocalKeyStore.withKeys("compat33-key");
+        FaultyCluster c = FaultyCluster.builder().dataNodes(3).blockSize(MIB)
             .set(LocalKeyStore.PROVIDER_PATH, keys.uri()).build();
         DistributedFileSystem stock = c.stockFileSystem();
         CurtailDistributedFileSystem fs = c.curtailFileSystem(Map.of())) {

@@ -7,21 +7,24 @@ import java.nio.file.Files;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.crypto.key.KeyProvider;
 import org.apache.hadoop.crypto.key.KeyProviderFactory;
 
 /**
  * A key store in a local file (Hadoop's {@code JavaKeyStoreProvider}) for encryption zones on a
  * test cluster: set {@link #PROVIDER_PATH} to {@link #uri()} on the cluster, and the NameNode and
- * every client of it find the zones' keys there, no KMS needed.
+ * every client of it find the zones' keys there, no KMS needed. {@link #close()} deletes it.
  */
-public final class LocalKeyStore {
+public final class LocalKeyStore implements AutoCloseable {
   /** The setting that names a key provider to the NameNode and to clients. */
   public static final String PROVIDER_PATH = "hadoop.security.key.provider.path";
 
+  private final File dir;
   private final String uri;
 
-  private LocalKeyStore(String uri) {
+  private LocalKeyStore(File dir, String uri) {
+    this.dir = dir;
     this.uri = uri;
   }
 
@@ -54,11 +57,17 @@ public final class LocalKeyStore {
       throw new IOException("This JVM cannot make AES keys for " + uri + ": " + e, e);
     }
     provider.flush();
-    return new LocalKeyStore(uri);
+    return new LocalKeyStore(dir, uri);
   }
 
   /** The value of {@link #PROVIDER_PATH} that names this store. */
   public String uri() {
     return uri;
+  }
+
+  /** Deletes the store and its directory (the keys are gone for any cluster still using it). */
+  @Override
+  public void close() {
+    FileUtil.fullyDelete(dir);
   }
 }

@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.DFSStripedOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,6 +56,11 @@ class CreateOnceTest {
     stock.mkdirs(ec);
     stock.enableErasureCodingPolicy(EC_POLICY);
     stock.setErasureCodingPolicy(ec, EC_POLICY);
+  }
+
+  @AfterAll
+  static void deleteKeys() {
+    KEYS.close();
   }
 
   @Test

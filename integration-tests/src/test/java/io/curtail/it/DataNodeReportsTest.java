@@ -16,7 +16,6 @@ import io.curtail.testcluster.FaultyCluster;
 import io.curtail.testcluster.SeededData;
 import java.io.File;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -327,8 +326,8 @@ class DataNodeReportsTest {
   }
 
   @Test
-  void aBusyFileMarksTheDataNodeBusy() throws Exception {
-    File busy = Files.createTempDirectory("curtail-busy").resolve("busy").toFile();
+  void aBusyFileMarksTheDataNodeBusy(@TempDir java.nio.file.Path dir) throws Exception {
+    File busy = dir.resolve("busy").toFile();
     try (FaultyCluster c = FaultyCluster.builder().dataNodes(1)
         .set(DataNodeKeys.BUSY_FILE, busy.getPath()).build()) {
       AckReports reports = CurtailDataNodePlugin.reportsOf(c.dataNode(0));

@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,6 +53,11 @@ class EncryptedReadTest {
     stock = CLUSTER.stock();
     stock.mkdirs(ZONE);
     stock.createEncryptionZone(ZONE, KEY);
+  }
+
+  @AfterAll
+  static void deleteKeys() {
+    KEYS.close();
   }
 
   private static CurtailDistributedFileSystem curtail(String... settings) throws IOException {

@@ -36,6 +36,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -53,6 +54,8 @@ class HdfsStreamsTest {
       new FaultyClusterExtension(b -> b.dataNodes(4).blockSize(BLOCK));
   private static FaultyCluster cluster;
   private static DistributedFileSystem stock;
+  @TempDir
+  static java.nio.file.Path statsDirs;
 
   @BeforeAll
   static void names() {
@@ -67,7 +70,7 @@ class HdfsStreamsTest {
   private static Map<String, String> settings(String streams) throws IOException {
     Map<String, String> s = new HashMap<>();
     if (!streams.equals("curtail")) {
-      s.put("curtail.stats.dir", Files.createTempDirectory("hdfs-streams-stats").toString());
+      s.put("curtail.stats.dir", Files.createTempDirectory(statsDirs, streams).toString());
     }
     if (streams.equals("stock-recorded")) {
       s.put("curtail.read.hedging", "off");
