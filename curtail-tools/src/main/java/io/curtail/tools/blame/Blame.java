@@ -261,12 +261,20 @@ public final class Blame {
     return String.format(Locale.ROOT,
         "| %s | %d | %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %d |",
         label,
-        replacements.decisions(), ratio(replacements.precision()),
-        ratio(replacements.recall()), replacements.caught(), replacements.missed(),
+        replacements.decisions(),
+        withInterval(replacements.precision(), replacements.precisionInterval()),
+        withInterval(replacements.recall(), replacements.recallInterval()),
+        replacements.caught(), replacements.missed(),
         number(replacements.medianMillis(), "%.0f"), kib < 0 ? "-" : Long.toString(kib / 1024),
         number(wrongPerGib(), "%.2f"), ofN(pipe), ratio(pipe.recall()), ofN(hdfs),
         ratio(hdfs.recall()), reads.decisions(), ratio(reads.precision()),
         ratio(reads.recall()), healthyAvoidedAtEnd);
+  }
+
+  /** A proportion with its 95% interval: {@code 0.75 (0.51–0.90)}. */
+  private static String withInterval(double x, double[] interval) {
+    return Double.isNaN(x) ? "-"
+        : ratio(x) + " (" + ratio(interval[0]) + "–" + ratio(interval[1]) + ")";
   }
 
   /** A precision with the count of decisions it is of. */
@@ -279,6 +287,7 @@ public final class Blame {
     return "precision: replacements that took out the faulty DataNode (or an end of the faulty"
         + " link); recall: blocks through the fault whose faulty DataNode was replaced, over those"
         + " and the misses (through it more than " + FEW_PACKETS + " packets, not replaced);"
+        + " each with its 95% interval (Wilson's);"
         + " ms/KiB to repl: from the fault meeting the pipeline to a right replacement;"
         + " HDFS rule: " + OutlierRule.ON_PIPELINE + ", and with HDFS's defaults ("
         + OutlierRule.HDFS_PEERS.minPeers() + " peers, 5 ms), on the samples the client recorded"

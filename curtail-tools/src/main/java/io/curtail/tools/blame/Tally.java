@@ -83,6 +83,33 @@ public final class Tally {
     return caught + missed == 0 ? Double.NaN : (double) caught / (caught + missed);
   }
 
+  /** {@link #precision()}'s 95% interval ({@link #wilson}). */
+  public double[] precisionInterval() {
+    return wilson(right, decisions);
+  }
+
+  /** {@link #recall()}'s 95% interval ({@link #wilson}). */
+  public double[] recallInterval() {
+    return wilson(caught, caught + missed);
+  }
+
+  /**
+   * The Wilson score 95% interval of a proportion of {@code k} in {@code n}, {NaN, NaN} for none:
+   * what a precision or recall of a few dozen decisions can say (12 right of 12 is 0.76 to 1.00),
+   * where the normal approximation would give an interval of nothing at 1.00.
+   */
+  static double[] wilson(int k, int n) {
+    if (n == 0) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    double z2 = 1.96 * 1.96;
+    double p = (double) k / n;
+    double scale = 1 + z2 / n;
+    double centre = (p + z2 / (2.0 * n)) / scale;
+    double half = 1.96 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / scale;
+    return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
+  }
+
   /** The median time from the fault meeting a pipeline to a right decision; NaN for none. */
   public double medianMillis() {
     List<Double> l = new ArrayList<>(millisToDecision);

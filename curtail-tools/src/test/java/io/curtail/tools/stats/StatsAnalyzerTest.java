@@ -129,7 +129,8 @@ class StatsAnalyzerTest {
     // 2 replacements, 1 right; the one block through a:1 caught, 120 ms and 256 KiB in; one
     // wrong per 8 MiB: 128 a GiB. HDFS's rule on the pipeline flags a:1 (40 ms > 5 ms) alone;
     // with its defaults (10 peers) nobody
-    assertTrue(out.contains("| smart | 2 | 0.50 | 1.00 | 1/0 | 120 | 256 | 128.00 | 1.00 of 1"
+    assertTrue(out.contains("| smart | 2 | 0.50 (0.09–0.91) | 1.00 (0.21–1.00) | 1/0 | 120 | 256"
+        + " | 128.00 | 1.00 of 1"
         + " | 1.00 | - of 0 | 0.00 | 0 | - | - |"), out);
   }
 }
