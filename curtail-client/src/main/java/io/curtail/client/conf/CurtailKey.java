@@ -90,7 +90,7 @@ public enum CurtailKey {
       "DataNodes judged slow (and, apart, heard busy) kept out of new blocks at once, the most"
           + " recent"),
   KNOWLEDGE_MAX_NODES("curtail.knowledge.max.nodes", "1024",
-      "DataNodes whose latencies are kept (about 20 KiB each), the least recently active"
+      "DataNodes whose latencies are kept (about 21 KiB each), the least recently active"
           + " dropped first"),
   KNOWLEDGE_IDLE_MS("curtail.knowledge.idle.ms", "900000",
       "a DataNode's latencies are forgotten after this long without a sample or a look-up"),

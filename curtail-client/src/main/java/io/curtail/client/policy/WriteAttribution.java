@@ -55,6 +55,15 @@ import java.util.Arrays;
  * in its healthy neighbour's window, and have it replaced. A DataNode that never tells its links
  * apart (version 1) is read as before.
  *
+ * <p>A DataNode's stage also holds its packets' wait in the sending DataNode's egress queue, after
+ * the sender's write returned: no report sees it, and a NIC slow sending makes every DataNode it
+ * feeds look slow. So where the caller knows, from the JVM's pipelines, that the DataNode at a
+ * position is fast where nothing but the client feeds it ({@link #feed}), its stage there is not
+ * evidence about it: nobody's, or, where the caller also knows the DataNode before it slow to
+ * feed any DataNode, the link's, given to the link's time and to the end the caller names for the
+ * link. (Kept only where it blamed nobody, as a stage holding a link is, the stages left were the
+ * small ones: such a DataNode then looked faster than it is, and the others slow beside it.)
+ *
  * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
  * the time of a DataNode upstream, whose span contains it; a blocked time longer than its own
  * span) mean a DataNode misreports: the ack is evidence about nobody, and does not move the
@@ -87,6 +96,14 @@ public final class WriteAttribution {
   private final long[] departure;
   private final boolean[] known;
   private final long[] stageService;
+  /** Positions whose DataNode the caller knows fast where it is first (see {@link #feed}). */
+  private final boolean[] fastWhereFirst;
+  /** Positions the DataNode before which the caller knows slow to feed any DataNode. */
+  private final boolean[] slowFeeder;
+  /** This packet's stage of the DataNode after each link, given to the link (see above). */
+  private final long[] linkExtra;
+  /** This packet's one-DataNode stages, before any link was given to them or they to a link. */
+  private final long[] stage;
 
   /** @param nodes DataNodes in the pipeline */
   public WriteAttribution(int nodes) {
@@ -109,6 +126,10 @@ public final class WriteAttribution {
     this.departure = new long[nodes];
     this.known = new boolean[nodes];
     this.stageService = new long[nodes];
+    this.fastWhereFirst = new boolean[nodes];
+    this.slowFeeder = new boolean[nodes];
+    this.linkExtra = new long[nodes];
+    this.stage = new long[nodes];
   }
 
   /**
@@ -125,6 +146,21 @@ public final class WriteAttribution {
    */
   public void knownFast(int position, boolean fast) {
     knownFast[position] = fast;
+  }
+
+  /**
+   * What the caller knows of the feed into the DataNode at {@code position} (after the first),
+   * from the JVM's pipelines: whether that DataNode is fast where nothing but the client feeds it,
+   * and whether the DataNode before it is slow to feed any DataNode. Read by later calls (see
+   * above); the second counts only with the first.
+   */
+  public void feed(int position, boolean fastWhereFirst, boolean slowFeeder) {
+    if (position < 1 || position >= nodes) {
+      throw new IllegalArgumentException("no DataNode feeds position " + position + " of "
+          + nodes);
+    }
+    this.fastWhereFirst[position] = fastWhereFirst;
+    this.slowFeeder[position] = fastWhereFirst && slowFeeder;
   }
 
   /** Which end of a link its time is given to. */
@@ -176,6 +212,7 @@ public final class WriteAttribution {
     }
     Arrays.fill(samples, NO_EVIDENCE);
     Arrays.fill(own, NO_EVIDENCE);
+    Arrays.fill(stage, NO_EVIDENCE);
     if (links != null) {
       Arrays.fill(links, NO_EVIDENCE);
     }
@@ -210,7 +247,8 @@ public final class WriteAttribution {
     boolean exact = true;
     for (int i = 0; i < nodes; i++) {
       single[i] = false;
-      withLink[i] = i > 0 && known[i - 1] && tellsLinks[i - 1] && blocked[i - 1] == UNKNOWN;
+      withLink[i] = i > 0 && known[i - 1]
+          && ((tellsLinks[i - 1] && blocked[i - 1] == UNKNOWN) || fastWhereFirst[i]);
       if (!known[i]) {
         continue;
       }
@@ -231,6 +269,7 @@ public final class WriteAttribution {
       }
       first = i + 1;
     }
+    readFeeds(samples, links);
     long worstSingle = giveLinksToTheirEnds(samples);
     exact &= keepStagesWithLinksThatBlameNobody(worstSingle, samples);
     if (!exact) {
@@ -246,6 +285,30 @@ public final class WriteAttribution {
   }
 
   /**
+   * Notes each one-DataNode stage as it is ({@link #stage}), then takes the stage of a DataNode
+   * fast where first from it: into the link into it where its feeder is slow to feed, else to
+   * nobody.
+   */
+  private void readFeeds(long[] samples, long[] links) {
+    for (int i = 0; i < nodes; i++) {
+      stage[i] = single[i] ? samples[i] : NO_EVIDENCE;
+      linkExtra[i] = 0;
+    }
+    for (int i = 1; i < nodes; i++) {
+      if (single[i] && fastWhereFirst[i]) {
+        if (slowFeeder[i]) {
+          linkExtra[i - 1] = samples[i];
+          if (links != null) {
+            links[i - 1] = (blocked[i - 1] == UNKNOWN ? 0 : blocked[i - 1]) + samples[i];
+          }
+        }
+        samples[i] = NO_EVIDENCE;
+        single[i] = false;
+      }
+    }
+  }
+
+  /**
    * Adds each link's time, told apart this packet, to the end named for it (the receiver when the
    * sender's stage is shared: its own stage is the one exact sample there is). Returns the largest
    * one-DataNode sample, links included.
@@ -255,10 +318,12 @@ public final class WriteAttribution {
     for (int i = 0; i < nodes; i++) {
       own[i] = single[i] ? samples[i] : NO_EVIDENCE;
     }
-    for (int i = 0; i < nodes; i++) {
-      if (i > 0 && blocked[i - 1] != UNKNOWN && known[i] && linkEnd[i - 1] != LinkEnd.NOBODY) {
+    for (int i = 1; i < nodes; i++) {
+      boolean toldApart = blocked[i - 1] != UNKNOWN || linkExtra[i - 1] > 0;
+      if (toldApart && known[i] && linkEnd[i - 1] != LinkEnd.NOBODY) {
+        long time = (blocked[i - 1] == UNKNOWN ? 0 : blocked[i - 1]) + linkExtra[i - 1];
         int owner = linkEnd[i - 1] == LinkEnd.SENDER && single[i - 1] ? i - 1 : i;
-        samples[owner] += blocked[i - 1];
+        samples[owner] = samples[owner] == NO_EVIDENCE ? time : samples[owner] + time;
       }
     }
     for (int i = 0; i < nodes; i++) {
@@ -292,6 +357,15 @@ public final class WriteAttribution {
    */
   public long ownService(int position) {
     return own[position];
+  }
+
+  /**
+   * The last attributed packet's service in the stage of {@code position} where that stage was
+   * its own, before any link's time was given to it or it to a link; {@link #NO_EVIDENCE}
+   * elsewhere. Position 0's is its service fed by the client alone.
+   */
+  public long stage(int position) {
+    return stage[position];
   }
 
   /** Gives each stage of several DataNodes' service time to whom it may belong (see above). */

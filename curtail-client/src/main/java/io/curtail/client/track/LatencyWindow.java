@@ -13,23 +13,40 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * either its old or its new value: statistics over a window are estimates by nature, and this
  * costs them nothing measurable while keeping writers free of locks.
  *
- * <p>The window keeps the last {@link #CAPACITY} samples; queries name how many of the most recent
- * ones they consider (the {@code curtail.*.window.packets} settings), so streams configured with
- * different windows can share one tracker.
+ * <p>The window keeps the last {@link #CAPACITY} samples (or fewer, where its user only ever asks
+ * for a few); queries name how many of the most recent ones they consider (the
+ * {@code curtail.*.window.packets} settings), so streams configured with different windows can
+ * share one tracker.
  */
 public final class LatencyWindow {
-  /** Samples kept; the largest window a query may ask for. A power of two, so a slot is a mask. */
+  /** Samples kept by default; the largest window a query may ask for. */
   public static final int CAPACITY = 512;
 
-  private static final int MASK = CAPACITY - 1;
-
-  private final AtomicLongArray samples = new AtomicLongArray(CAPACITY);
+  private final int capacity;
+  private final int mask;
+  private final AtomicLongArray samples;
   private final AtomicLong recorded = new AtomicLong();
+
+  /** A window of {@link #CAPACITY} samples. */
+  public LatencyWindow() {
+    this(CAPACITY);
+  }
+
+  /** A window of {@code capacity} samples: a power of two, so a slot is a mask, at most CAPACITY. */
+  public LatencyWindow(int capacity) {
+    if (capacity < 1 || capacity > CAPACITY || Integer.bitCount(capacity) != 1) {
+      throw new IllegalArgumentException("capacity must be a power of two in [1, " + CAPACITY
+          + "], was " + capacity);
+    }
+    this.capacity = capacity;
+    this.mask = capacity - 1;
+    this.samples = new AtomicLongArray(capacity);
+  }
 
   /** Records one sample; negative latencies (a clock step) count as zero. */
   public void record(long nanos) {
     long slot = recorded.getAndIncrement();
-    samples.lazySet((int) (slot & MASK), Math.max(0, nanos));
+    samples.lazySet((int) (slot & mask), Math.max(0, nanos));
   }
 
   /** Samples recorded since creation, including those that have left the window. */
@@ -39,7 +56,7 @@ public final class LatencyWindow {
 
   /** How many samples a query over the last {@code window} would see. */
   public int available(int window) {
-    return (int) Math.min(Math.min(recorded.get(), CAPACITY), checkWindow(window));
+    return (int) Math.min(Math.min(recorded.get(), capacity), checkWindow(window));
   }
 
   /**
@@ -49,7 +66,7 @@ public final class LatencyWindow {
    */
   public int copyLast(int window, long[] dst, int offset) {
     long end = recorded.get();
-    int n = (int) Math.min(Math.min(end, CAPACITY), checkWindow(window));
+    int n = (int) Math.min(Math.min(end, capacity), checkWindow(window));
     if (offset < 0 || offset + n > dst.length) {
       throw new IllegalArgumentException("scratch of " + dst.length + " cannot take " + n
           + " samples at offset " + offset);
@@ -57,7 +74,7 @@ public final class LatencyWindow {
     for (int i = 0; i < n; i++) {
       // A volatile read (Java 8 has no plain one): on x86 and ARM the same load, only not
       // reordered; the copy may still mix old and new samples, as the contract says.
-      dst[offset + i] = samples.get((int) ((end - 1 - i) & MASK));
+      dst[offset + i] = samples.get((int) ((end - 1 - i) & mask));
     }
     return n;
   }
@@ -80,8 +97,8 @@ public final class LatencyWindow {
 
   @Override
   public String toString() {
-    long[] copy = new long[CAPACITY];
-    int n = copyLast(CAPACITY, copy, 0);
+    long[] copy = new long[capacity];
+    int n = copyLast(capacity, copy, 0);
     return "LatencyWindow" + Arrays.toString(Arrays.copyOf(copy, Math.min(n, 8))) + (n > 8 ? "…" : "");
   }
 }

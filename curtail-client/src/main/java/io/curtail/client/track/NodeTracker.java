@@ -2,22 +2,29 @@ package io.curtail.client.track;
 
 /**
  * What this JVM knows of one DataNode's recent latency: packet writes through it, packet reads
- * from it, the starts of reads from it (time to first byte), and the pipeline links out of it and
- * into it, in separate windows because they differ by nature. Thread-safe; see
+ * from it, the starts of reads from it (time to first byte), the pipeline links out of it and
+ * into it, its service where it was first in a pipeline, and the service of the DataNodes it
+ * forwarded to, in separate windows because they differ by nature. Thread-safe; see
  * {@link LatencyWindow} for the contract of each window.
  */
 public final class NodeTracker {
+  /** The samples {@link #firsts} and {@link #fed} keep: the most a query of them asks for. */
+  public static final int RECENT = 32;
   private final NodeId node;
   private final LatencyWindow writes = new LatencyWindow();
   private final LatencyWindow reads = new LatencyWindow();
   private final LatencyWindow starts = new LatencyWindow();
   private final LatencyWindow sends = new LatencyWindow();
   private final LatencyWindow receives = new LatencyWindow();
+  /** Asked only for their last few stages ({@link #RECENT}): a few hundred bytes each. */
+  private final LatencyWindow firsts = new LatencyWindow(RECENT);
+  private final LatencyWindow fed = new LatencyWindow(RECENT);
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
 
   private volatile long lastStartNanos;
+  private volatile long lastFirstNanos;
 
   /** What the DataNode last said of itself on an ack, and when. */
   private volatile boolean busy;
@@ -32,6 +39,7 @@ public final class NodeTracker {
     this.busyMemoryNanos = busyMemoryNanos;
     this.lastActiveNanos = nowNanos;
     this.lastStartNanos = nowNanos;
+    this.lastFirstNanos = nowNanos;
   }
 
   public NodeId node() {
@@ -70,6 +78,36 @@ public final class NodeTracker {
   /** Times of the pipeline links into this DataNode, pooled likewise: a NIC slow receiving. */
   public LatencyWindow receives() {
     return receives;
+  }
+
+  /**
+   * This DataNode's service where it was first in a pipeline, fed by the client alone: its own,
+   * whatever the other DataNodes' network. Further down a pipeline its stage also holds the wait
+   * of each packet in the sending DataNode's egress queue after that DataNode's write returned,
+   * which no report sees: a NIC slow sending makes every DataNode it feeds look slow.
+   */
+  public LatencyWindow firsts() {
+    return firsts;
+  }
+
+  /** Records a service time as the first of a pipeline at {@code nowNanos} (see {@link #firsts}). */
+  public void recordFirst(long nanos, long nowNanos) {
+    firsts.record(nanos);
+    lastFirstNanos = nowNanos;
+  }
+
+  /** When this DataNode was last timed first in a pipeline: how fresh {@link #firsts} is. */
+  public long lastFirstNanos() {
+    return lastFirstNanos;
+  }
+
+  /**
+   * The service of the DataNodes this one forwarded packets to, each packet's stage from its
+   * forward here to the next DataNode's departure, pooled over the JVM's pipelines: slow whoever
+   * it feeds when its NIC is slow sending (see {@link #firsts}).
+   */
+  public LatencyWindow fed() {
+    return fed;
   }
 
   /**

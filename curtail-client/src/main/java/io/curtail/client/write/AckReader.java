@@ -62,6 +62,7 @@ final class AckReader implements Runnable {
   private final long[] blocked;
   private final long[] links;
   private final long[] own;
+  private final long[] stages;
   private final PipelineLinks pipelineLinks;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
@@ -84,6 +85,7 @@ final class AckReader implements Runnable {
     this.blocked = new long[n];
     this.links = new long[n];
     this.own = new long[n];
+    this.stages = new long[n];
     this.takenAvoided = new long[n];
     List<DatanodeInfo> avoided = before == null ? new ArrayList<>()
         : ctx.runtime.slowNodes().avoided();
@@ -220,8 +222,9 @@ final class AckReader implements Runnable {
     }
     for (int i = 0; i < own.length; i++) {
       own[i] = attribution.ownService(i);
+      stages[i] = attribution.stage(i);
     }
-    pipelineLinks.record(links, own);
+    pipelineLinks.record(links, own, stages, now);
   }
 
   /**

@@ -43,6 +43,14 @@ import java.util.List;
  * leaves the link itself ({@link #linkToLeave}). When the vote changes, the link's time stops
  * going where it went.
  *
+ * <p>A DataNode's stage holds its packets' wait in the egress queue of the DataNode feeding it,
+ * which no report sees (a NIC shaped sending: its writes return at once, its packets leave at the
+ * NIC's pace). So each DataNode's stages are pooled twice over the JVM's pipelines: where it was
+ * first, fed by the client alone ({@link NodeTracker#firsts}), and as what the DataNode before it
+ * fed ({@link NodeTracker#fed}). A DataNode fast where first is not judged on its stage here; fed
+ * by a DataNode whose fed stages are slow whoever it feeds, its stage is the link's
+ * ({@link WriteAttribution#feed}), judged and left as any slow link is.
+ *
  * <p>The ack reader's own: not thread-safe.
  */
 final class PipelineLinks {
@@ -58,6 +66,13 @@ final class PipelineLinks {
   static final int KNOWN_LINK_SAMPLES = 4;
   /** What links and own service are judged on: see above. */
   static final double MEDIAN = 0.5;
+  /**
+   * The recent stages a DataNode's service where first, and what it fed, are judged on: a third
+   * of a block's packets, so that a DataNode that turned slow shows within one pipeline it leads.
+   */
+  static final int RECENT_STAGES = 20;
+  /** How old a DataNode's service where first may be and still say it is fast. */
+  static final long FIRST_FRESH_NANOS = 2_000_000_000L;
 
   private final NodeId[] ids;
   /** The JVM's trackers of the pipeline's DataNodes, where links are pooled per end. */
@@ -78,6 +93,8 @@ final class PipelineLinks {
   private final LatencyStats[] linkStats;
   /** The own medians the last {@link #typicalOwn} judged, sorted. */
   private final long[] ownMedians;
+  /** Each DataNode's recent median service where first, fresh; {@link Long#MAX_VALUE} if none. */
+  private final long[] firstMedians;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private int acks;
 
@@ -99,6 +116,7 @@ final class PipelineLinks {
     this.confirming = slowness.withMinSamples(KNOWN_LINK_SAMPLES);
     this.linkStats = new LatencyStats[n];
     this.ownMedians = new long[n];
+    this.firstMedians = new long[n];
     for (int i = 0; i < n; i++) {
       linkWindows[i] = new LatencyWindow();
       ownWindows[i] = new LatencyWindow();
@@ -106,14 +124,21 @@ final class PipelineLinks {
   }
 
   /**
-   * Records one ack's link times ({@code links[i]}, from DataNode i to i + 1) and each DataNode's
-   * own service ({@code own[i]}, links left out), where the attribution told them apart, else
-   * {@link WriteAttribution#NO_EVIDENCE}.
+   * Records one ack's link times ({@code links[i]}, from DataNode i to i + 1), each DataNode's
+   * own service ({@code own[i]}, links left out) and its stage as it was
+   * ({@link WriteAttribution#stage}), where the attribution told them apart, else
+   * {@link WriteAttribution#NO_EVIDENCE}; read at {@code now}.
    */
-  void record(long[] links, long[] own) {
+  void record(long[] links, long[] own, long[] stages, long now) {
+    if (stages[0] != WriteAttribution.NO_EVIDENCE) {
+      trackers[0].recordFirst(stages[0], now);
+    }
     for (int i = 0; i < ids.length; i++) {
       if (own[i] != WriteAttribution.NO_EVIDENCE) {
         ownWindows[i].record(own[i]);
+      }
+      if (i > 0 && stages[i] != WriteAttribution.NO_EVIDENCE) {
+        trackers[i - 1].fed().record(stages[i]);
       }
       if (links[i] != WriteAttribution.NO_EVIDENCE && i + 1 < ids.length) {
         linkWindows[i].record(links[i]);
@@ -134,6 +159,7 @@ final class PipelineLinks {
     if (++acks > slowness.minSamples() && acks % JUDGE_EVERY != 0) {
       return false;
     }
+    judgeFeeds(now, attribution);
     for (int i = 0; i < ids.length; i++) {
       own[i] = ownWindows[i].stats(window, MEDIAN, scratch);
     }
@@ -182,6 +208,31 @@ final class PipelineLinks {
           : WriteAttribution.LinkEnd.NOBODY);
     }
     return true;
+  }
+
+  /**
+   * Tells the attribution, for each DataNode after the first, whether it is fast where first
+   * (against the fastest other DataNode of the pipeline there, on recent stages) and whether the
+   * one before it is slow to feed (its recent fed stages against the fastest there).
+   */
+  private void judgeFeeds(long now, WriteAttribution attribution) {
+    for (int i = 0; i < ids.length; i++) {
+      LatencyStats s = now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
+          ? trackers[i].firsts().stats(RECENT_STAGES, MEDIAN, scratch) : LatencyStats.EMPTY;
+      firstMedians[i] = slowness.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
+    }
+    for (int i = 1; i < ids.length; i++) {
+      long others = Long.MAX_VALUE;
+      for (int j = 0; j < ids.length; j++) {
+        others = j == i ? others : Math.min(others, firstMedians[j]);
+      }
+      boolean fastWhereFirst = firstMedians[i] != Long.MAX_VALUE && others != Long.MAX_VALUE
+          && !slowness.slower(firstMedians[i], others);
+      LatencyStats fed = trackers[i - 1].fed().stats(RECENT_STAGES, MEDIAN, scratch);
+      boolean slowFeeder = fastWhereFirst && slowness.judged(fed)
+          && slowness.slower(fed.percentileNanos(), Math.min(others, firstMedians[i]));
+      attribution.feed(i, fastWhereFirst, slowFeeder);
+    }
   }
 
   /**

@@ -286,4 +286,46 @@ class WriteAttributionTest {
     assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, r[0]);
     assertArrayEquals(new long[] {NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE}, r[1]);
   }
+
+  /*
+   * DN0's NIC slow sending (µs): its write of each packet returns at once (blocked 100), and the
+   * packet waits in its egress queue; DN1 gets packet 1 late and forwards it at 11 000 (blocked
+   * 100), DN2 acks at 12 000: downstream 11 000 and 1 000. Stages: DN0 1 000; DN1 11 000 - 1 100
+   * = 9 900, the queue's wait; DN2 12 000 - 11 100 = 900.
+   */
+  private static final long[] EGRESS_DOWN = {11_000, 1_000};
+  private static final long[] EGRESS_BLOCKED = {100, 100};
+
+  @Test
+  void aLateFeedIsNotBlamedOnADataNodeFastWhereFirst() {
+    WriteAttribution a = new WriteAttribution(3);
+    assertArrayEquals(new long[] {1_000, 9_900, 900},
+        ackV2(a, 0, 12_000, EGRESS_DOWN, EGRESS_BLOCKED)[0], "as reported: DN1 looks slow");
+    WriteAttribution fed = new WriteAttribution(3);
+    fed.feed(1, true, false);
+    long[][] r = ackV2(fed, 0, 12_000, EGRESS_DOWN, EGRESS_BLOCKED);
+    assertArrayEquals(new long[] {1_000, NO_EVIDENCE, 900}, r[0], "not evidence about B");
+    assertArrayEquals(new long[] {100, 100, NO_EVIDENCE}, r[1], "no feeder known slow: no link");
+    assertEquals(9_900 * US, fed.stage(1), "the stage as it was, for the feeder's pooled window");
+  }
+
+  @Test
+  void aStageFedByASlowFeederIsTheLinksAndItsSendersOnceVoted() {
+    WriteAttribution a = new WriteAttribution(3);
+    a.feed(1, true, true);
+    long[][] r = ackV2(a, 0, 12_000, EGRESS_DOWN, EGRESS_BLOCKED);
+    assertArrayEquals(new long[] {1_000, NO_EVIDENCE, 900}, r[0]);
+    assertArrayEquals(new long[] {10_000, 100, NO_EVIDENCE}, r[1], "the link: blocked and stage");
+    WriteAttribution voted = new WriteAttribution(3);
+    voted.feed(1, true, true);
+    voted.blameLink(0, WriteAttribution.LinkEnd.SENDER);
+    assertArrayEquals(new long[] {11_000, NO_EVIDENCE, 900},
+        ackV2(voted, 0, 12_000, EGRESS_DOWN, EGRESS_BLOCKED)[0],
+        "DN0, the common end of its slow links");
+    WriteAttribution slowFirst = new WriteAttribution(3);
+    slowFirst.feed(1, false, true);
+    assertArrayEquals(new long[] {1_000, 9_900, 900},
+        ackV2(slowFirst, 0, 12_000, EGRESS_DOWN, EGRESS_BLOCKED)[0],
+        "a DataNode not known fast where first keeps its stage, whatever feeds it");
+  }
 }

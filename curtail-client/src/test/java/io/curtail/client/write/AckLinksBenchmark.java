@@ -60,6 +60,7 @@ public class AckLinksBenchmark {
     final long[] cycle = new long[128];
     final long[] links = new long[3];
     final long[] own = {300_000, 400_000, 350_000};
+    final long[] stages = {300_000, 400_000, 350_000};
     final WriteAttribution attribution = new WriteAttribution(3);
     PipelineLinks pipeline;
     int next;
@@ -82,7 +83,7 @@ public class AckLinksBenchmark {
     PipelineLinks ack(long now) {
       links[0] = cycle[next++ & 127];
       links[1] = cycle[next++ & 127];
-      pipeline.record(links, own);
+      pipeline.record(links, own, stages, now);
       pipeline.judge(now, attribution);
       return pipeline;
     }

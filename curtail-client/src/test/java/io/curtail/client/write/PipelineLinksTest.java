@@ -1,5 +1,6 @@
 package io.curtail.client.write;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +25,8 @@ class PipelineLinksTest {
   private static final NodeId B = NodeId.of("b:1");
   private static final NodeId C = NodeId.of("c:1");
   private static final long NONE = WriteAttribution.NO_EVIDENCE;
+  /** Stages the attribution did not tell apart: nothing learnt of feeds. */
+  private static final long[] NO_STAGES = {NONE, NONE, NONE};
 
   private final SlowLinks jvm = new SlowLinks(60_000_000_000L, 16);
   /** The JVM's trackers, where links are pooled per end across pipelines. */
@@ -49,7 +52,7 @@ class PipelineLinksTest {
     for (int k = 0; k < acks; k++) {
       long stall = k % 10 == 9 ? 40_000 * US : 0;
       links.record(new long[] {abUs * US, bcUs * US, NONE},
-          new long[] {300 * US + stall, bUs * US, cUs * US});
+          new long[] {300 * US + stall, bUs * US, cUs * US}, NO_STAGES, k);
       judged += links.judge(k, attribution) ? 1 : 0;
     }
     return judged;
@@ -126,7 +129,8 @@ class PipelineLinksTest {
   private static void feed(PipelineLinks to, int acks, long bcUs) {
     WriteAttribution attribution = new WriteAttribution(3);
     for (int k = 0; k < acks; k++) {
-      to.record(new long[] {30 * US, bcUs * US, NONE}, new long[] {300 * US, 300 * US, 300 * US});
+      to.record(new long[] {30 * US, bcUs * US, NONE}, new long[] {300 * US, 300 * US, 300 * US},
+          NO_STAGES, k);
       to.judge(k, attribution);
     }
   }
@@ -150,7 +154,7 @@ class PipelineLinksTest {
     // deciphers. B -> C is 4.5 times C's own median, 1.5 times the typical (A's).
     for (int k = 0; k < 40; k++) {
       links.record(new long[] {40_000 * US, 45_000 * US, NONE},
-          new long[] {30_000 * US, 35_000 * US, 10_000 * US});
+          new long[] {30_000 * US, 35_000 * US, 10_000 * US}, NO_STAGES, k);
       links.judge(k, attribution);
     }
     assertEquals(-1, links.linkToLeave(leave));
@@ -211,5 +215,80 @@ class PipelineLinksTest {
     assertEquals(-1, links.linkToLeave(leave));
     assertEquals("SlowLinks[]", jvm.toString());
     assertEquals(SlowLinks.Whose.LINK, jvm.whose(B, C, false, 0), "no vote left for either end");
+  }
+
+  private long written;
+
+  /**
+   * Writes {@code packets} packets through A -> B -> C, each attributed as the ack reader does,
+   * with A's NIC slow sending (µs): A departs packet k at 1 000(k + 1), its write returning 100
+   * later, but its egress queue lets one packet out every 10 000; B forwards it at 10 000(k + 1)
+   * + 500 (blocked 100), C acks 500 later. Stages: A 900, B 9 900 (the queue's wait), C 400.
+   * Returns the last packet's samples, in µs.
+   */
+  private long[] egressSlowAtA(int packets) { // continues from the packets written before
+    long[] samples = new long[3];
+    long[] linkTimes = new long[3];
+    long[] own = new long[3];
+    long[] stages = new long[3];
+    for (int n = 0; n < packets; n++) {
+      long k = written++;
+      long departA = 1_000 * (k + 1);
+      long departB = 10_000 * (k + 1) + 500;
+      long ack = departB + 500;
+      attribution.attribute(1_000 * k * US, ack * US,
+          new long[] {(ack - departA) * US, (ack - departB) * US, WriteAttribution.UNKNOWN},
+          new long[] {100 * US, 100 * US, WriteAttribution.UNKNOWN}, samples, linkTimes);
+      for (int i = 0; i < 3; i++) {
+        own[i] = attribution.ownService(i);
+        stages[i] = attribution.stage(i);
+      }
+      links.record(linkTimes, own, stages, k);
+      links.judge(k, attribution);
+    }
+    for (int i = 0; i < 3; i++) {
+      samples[i] = samples[i] == NONE ? NONE : samples[i] / US;
+    }
+    return samples;
+  }
+
+  /** What the JVM's other pipelines taught it: each DataNode's service where first, A's feeds. */
+  private void learnt(long aFeedsUs, long bFirstUs) {
+    for (int k = 0; k < PipelineLinks.RECENT_STAGES; k++) {
+      trackers.tracker(A).recordFirst(900 * US, 0);
+      trackers.tracker(B).recordFirst(bFirstUs * US, 0);
+      trackers.tracker(C).recordFirst(400 * US, 0);
+      trackers.tracker(A).fed().record(aFeedsUs * US);
+    }
+  }
+
+  @Test
+  void aNicSlowSendingIsLeftAtItsSenderNotBlamedOnWhomItFeeds() {
+    // B and C fast where first; what A fed elsewhere (D, E) came 9 900 late.
+    learnt(9_900, 900);
+    assertArrayEquals(new long[] {900, NONE, NONE}, egressSlowAtA(2),
+        "from the second packet, the first judged: B's stage is the link's");
+    egressSlowAtA(18);
+    assertEquals(0, links.linkToLeave(leave), "A, the sender of the slow link A -> B, leaves it");
+    assertEquals(10_000 * US, leave.get(0).percentileNanos(), "its forward and B's wait");
+  }
+
+  @Test
+  void aDataNodeSlowWhereFirstKeepsItsStageWhoeverFeedsIt() {
+    learnt(9_900, 9_900); // B is as slow where first: its own disk, not A's NIC
+    assertArrayEquals(new long[] {900, 9_900, NONE}, egressSlowAtA(20), "C is fast where first");
+    assertEquals(-1, links.linkToLeave(leave), "A -> B is fast: nothing to leave");
+  }
+
+  @Test
+  void aFeederFastToFeedOthersIsSuspectedOnlyOnceItsFeedsAreSlowWhoeverItFeeds() {
+    learnt(900, 900); // A's feeds elsewhere were fast
+    assertArrayEquals(new long[] {900, NONE, NONE}, egressSlowAtA(2),
+        "B fast where first: its stage here is not evidence about it");
+    egressSlowAtA(17);
+    assertEquals(-1, links.linkToLeave(leave), "A not yet known slow to feed: no slow link");
+    // A's recent feeds are this pipeline's now, all of them late: B's stages are the link's.
+    egressSlowAtA(60);
+    assertEquals(0, links.linkToLeave(leave), "A leaves the link");
   }
 }
