@@ -70,7 +70,7 @@ final class PipelineLinks {
    * The recent stages a DataNode's service where first, and what it fed, are judged on: a third
    * of a block's packets, so that a DataNode that turned slow shows within one pipeline it leads.
    */
-  static final int RECENT_STAGES = 20;
+  static final int RECENT_STAGES = 20; // at most NodeTracker.RECENT, what those windows keep
   /** How old a DataNode's service where first may be and still say it is fast. */
   static final long FIRST_FRESH_NANOS = 2_000_000_000L;
 
@@ -95,6 +95,11 @@ final class PipelineLinks {
   private final long[] ownMedians;
   /** Each DataNode's recent median service where first, fresh; {@link Long#MAX_VALUE} if none. */
   private final long[] firstMedians;
+  /**
+   * The rule of slowness judging {@link #RECENT_STAGES} stages: from half of them, whatever
+   * window the rule itself judges from (a window of 400 packets would otherwise want 40).
+   */
+  private final Slowness recent;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private int acks;
 
@@ -117,6 +122,7 @@ final class PipelineLinks {
     this.linkStats = new LatencyStats[n];
     this.ownMedians = new long[n];
     this.firstMedians = new long[n];
+    this.recent = slowness.withMinSamples(RECENT_STAGES / 2);
     for (int i = 0; i < n; i++) {
       linkWindows[i] = new LatencyWindow();
       ownWindows[i] = new LatencyWindow();
@@ -219,7 +225,7 @@ final class PipelineLinks {
     for (int i = 0; i < ids.length; i++) {
       LatencyStats s = now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
           ? trackers[i].firsts().stats(RECENT_STAGES, MEDIAN, scratch) : LatencyStats.EMPTY;
-      firstMedians[i] = slowness.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
+      firstMedians[i] = recent.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
     }
     for (int i = 1; i < ids.length; i++) {
       long others = Long.MAX_VALUE;
@@ -227,10 +233,13 @@ final class PipelineLinks {
         others = j == i ? others : Math.min(others, firstMedians[j]);
       }
       boolean fastWhereFirst = firstMedians[i] != Long.MAX_VALUE && others != Long.MAX_VALUE
-          && !slowness.slower(firstMedians[i], others);
-      LatencyStats fed = trackers[i - 1].fed().stats(RECENT_STAGES, MEDIAN, scratch);
-      boolean slowFeeder = fastWhereFirst && slowness.judged(fed)
-          && slowness.slower(fed.percentileNanos(), Math.min(others, firstMedians[i]));
+          && !recent.slower(firstMedians[i], others);
+      boolean slowFeeder = false;
+      if (fastWhereFirst) { // the feeder matters only then: its statistics are not read otherwise
+        LatencyStats fed = trackers[i - 1].fed().stats(RECENT_STAGES, MEDIAN, scratch);
+        slowFeeder = recent.judged(fed)
+            && recent.slower(fed.percentileNanos(), Math.min(others, firstMedians[i]));
+      }
       attribution.feed(i, fastWhereFirst, slowFeeder);
     }
   }
