@@ -14,7 +14,10 @@ import java.util.List;
  *       mean than the mean of the cheaper end of the pipeline. The mean keeps a DataNode whose
  *       tail alone is long (a GC pause) from paying for a recovery; the ends are its yardstick
  *       because a middle DataNode acks before it writes, so behind an equally slow one its share
- *       says nothing of its speed (docs/writes.md, <i>Fail fast</i>).
+ *       says nothing of its speed (docs/writes.md, <i>Fail fast</i>). The slowest is not blamed
+ *       while the DataNode feeding it, not judged yet, looks slower still on the samples it
+ *       has: one slow sending makes the one it feeds look slow, and is itself the last of its
+ *       pipelines to gather samples enough.
  *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
  *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
  *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper. The
@@ -95,6 +98,10 @@ public final class FailFast {
     if (!slowness.slower(slow.percentileNanos(), pipeline.get(fastest).percentileNanos())
         || !slowness.slower(slow.meanNanos(), pipeline.get(cheapestEnd).meanNanos())) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOT_SLOW);
+    }
+    if (slowest > 0 && !judged(pipeline.get(slowest - 1))
+        && pipeline.get(slowest - 1).percentileNanos() > slow.percentileNanos()) {
+      return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
     if (abortedAttempts >= maxAttempts) {
       return FailFastDecision.keep(FailFastDecision.Reason.ATTEMPTS_EXHAUSTED);

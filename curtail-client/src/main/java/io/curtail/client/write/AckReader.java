@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PipelineAck;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
@@ -46,14 +45,10 @@ final class AckReader implements Runnable {
   /** Whether the last attributed ack told every DataNode's share apart. */
   private volatile boolean attributedExactly;
   /**
-   * Per DataNode, how many samples its window had recorded when it joined this block as the
-   * newcomer of a repair while the JVM avoided it (judged slow), else -1. The repair took it only
-   * because the NameNode had no other spare, and its window still holds what condemned it: judged
-   * on that, it would be replaced at once by another such spare, and that one by it (a ping-pong
-   * on a small cluster, or around a neighbour misjudged). So it is judged on what it has done
-   * since. A DataNode the block started with, or kept, is judged on its whole window.
+   * Per DataNode, how many samples its window had when it joined the block while the JVM avoided
+   * it, else -1: it is judged on those it recorded since (see {@code BlockPipeline}).
    */
-  private final long[] takenAvoided;
+  private final long[] judgedSince;
 
   // The ack reader thread's own.
   private final WriteAttribution attribution;
@@ -68,9 +63,9 @@ final class AckReader implements Runnable {
   private final List<LatencyStats> stats = new ArrayList<>();
   private final List<LatencyStats> linkStats = new ArrayList<>();
 
-  /** @param before the block's pipeline this one replaces, null for the block's first */
+  /** @param judgedSince see {@link #judgedSince}, one per DataNode of {@code pipeline} */
   AckReader(WriteContext ctx, Streamer streamer, WriteQueue queue, Pipeline pipeline,
-      Pipeline.Targets before, ExtendedBlock block, Progressable progress) {
+      long[] judgedSince, ExtendedBlock block, Progressable progress) {
     this.ctx = ctx;
     this.streamer = streamer;
     this.queue = queue;
@@ -86,15 +81,7 @@ final class AckReader implements Runnable {
     this.links = new long[n];
     this.own = new long[n];
     this.stages = new long[n];
-    this.takenAvoided = new long[n];
-    List<DatanodeInfo> avoided = before == null ? new ArrayList<>()
-        : ctx.runtime.slowNodes().avoided();
-    for (int i = 0; i < n; i++) {
-      String addr = pipeline.targets.nodes[i].getXferAddr();
-      boolean newcomer = before != null && before.indexOf(addr) < 0;
-      takenAvoided[i] = newcomer && avoided.stream().anyMatch(d -> d.getXferAddr().equals(addr))
-          ? trackers[i].writes().totalRecorded() : -1;
-    }
+    this.judgedSince = judgedSince;
     this.pipelineLinks = new PipelineLinks(trackers, ctx.linkSlowness, ctx.runtime.slowLinks(),
         ctx.config.writeWindowPackets());
   }
@@ -135,7 +122,7 @@ final class AckReader implements Runnable {
         // Links first: downstream of a slow link a DataNode idles between packets, and its
         // samples then carry the ack's whole way back, a loaded machine's noise.
         if ((pipelineLinks.judge(now, attribution) && leaveSlowLink())
-            || judge(stats, -1, ctx.failFast)) {
+            || judge(stats, -1, ctx.failFast, scratch)) {
           return;
         }
       }
@@ -244,7 +231,7 @@ final class AckReader implements Runnable {
    */
   void check(long[] scratch, List<LatencyStats> stats) {
     statsOf(scratch, stats);
-    judge(stats, -1, ctx.failFast);
+    judge(stats, -1, ctx.failFast, scratch);
   }
 
   /**
@@ -255,7 +242,7 @@ final class AckReader implements Runnable {
   private boolean leaveSlowLink() {
     int end = pipelineLinks.linkToLeave(linkStats);
     return end >= 0 && judge(linkStats, end,
-        pipelineLinks.onKnowledge(end) ? ctx.failFastOnKnownLink : ctx.failFastOnLink);
+        pipelineLinks.onKnowledge(end) ? ctx.failFastOnKnownLink : ctx.failFastOnLink, scratch);
   }
 
   /**
@@ -265,7 +252,8 @@ final class AckReader implements Runnable {
    * that end is replaced, and as it is not slow itself, it is not avoided. Returns whether the
    * pipeline is stopped (by this call or earlier).
    */
-  private boolean judge(List<LatencyStats> stats, int linkEnd, FailFast failFast) {
+  private boolean judge(List<LatencyStats> stats, int linkEnd, FailFast failFast,
+      long[] scratch) {
     Pipeline.Targets t = pipeline.targets;
     if (!ctx.config.writeFailFastEnabled() || t.size() < 2) {
       return false;
@@ -284,6 +272,13 @@ final class AckReader implements Runnable {
       return false;
     }
     int slow = decision.replaceIndex();
+    if (linkEnd < 0 && pipelineLinks.fastWhereFirst(slow, ctx.slowness.fastestPercentile(stats),
+        ctx.clock.nanoTime(), scratch)) {
+      // Slow only further down pipelines: the stages that made it so were its feeders' sending.
+      LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason=fast where first",
+          streamer.src, block, t, stats, acked);
+      return false;
+    }
     String what = linkEnd < 0 ? "slow " + t.nodes[slow]
         : "the end " + t.nodes[slow] + " of the slow link to " + t.nodes[slow + 1];
     if (!queue.stop(pipeline, new PipelineFailure("replacing " + what, decision,
@@ -301,15 +296,15 @@ final class AckReader implements Runnable {
 
   /**
    * Each DataNode's recent write statistics, in pipeline order, into {@code out}; of a newcomer
-   * taken while avoided, only those since it joined ({@link #takenAvoided}).
+   * that joined while avoided, only those since it joined ({@link #judgedSince}).
    */
   private void statsOf(long[] scratch, List<LatencyStats> out) {
     out.clear();
     for (int i = 0; i < trackers.length; i++) {
       LatencyWindow w = trackers[i].writes();
       long window = ctx.config.writeWindowPackets();
-      if (takenAvoided[i] >= 0) {
-        window = Math.min(window, w.totalRecorded() - takenAvoided[i]);
+      if (judgedSince[i] >= 0) {
+        window = Math.min(window, w.totalRecorded() - judgedSince[i]);
       }
       out.add(window == 0 ? LatencyStats.EMPTY
           : w.stats((int) window, ctx.config.slownessPercentile(), scratch));

@@ -1,10 +1,15 @@
 package io.curtail.client.write;
 
 import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.NodeTracker;
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.BlockConstructionStage;
@@ -56,6 +61,16 @@ final class BlockPipeline {
   private volatile AckReader acks;
   /** The end of the last packet sent in the block. */
   long bytesSent;
+  /**
+   * Of each DataNode that joined the block while the JVM avoided it (judged slow), by transfer
+   * address: how many write samples its window had then. The NameNode or a repair gave it only
+   * because there was no other DataNode to give, and its window still holds what condemned it,
+   * which stops moving once it is avoided: judged on that, it would be replaced at once, and
+   * again in every block it is given, on a small cluster for the whole memory (and a neighbour
+   * misjudged once with it). So it is judged on what it does after it joined. The streamer
+   * thread's.
+   */
+  private final Map<String, Long> joinedAvoided = new HashMap<>();
 
   BlockPipeline(WriteContext ctx, Streamer streamer, WriteQueue queue, boolean lazyPersist,
       String[] favoredNodes, Progressable progress) {
@@ -76,6 +91,30 @@ final class BlockPipeline {
     token = located.getBlockToken();
     targets = Pipeline.Targets.of(located);
     bytesSent = sent;
+    joinedAvoided.clear();
+    noteJoined(targets, null);
+  }
+
+  /** Notes the DataNodes of {@code t} not in {@code before} (all if null) that the JVM avoids. */
+  private void noteJoined(Pipeline.Targets t, Pipeline.Targets before) {
+    List<DatanodeInfo> avoided = ctx.runtime.slowNodes().avoided();
+    NodeTracker[] trackers = ctx.trackersOf(t);
+    for (int i = 0; i < t.size(); i++) {
+      String addr = t.nodes[i].getXferAddr();
+      if ((before == null || before.indexOf(addr) < 0)
+          && avoided.stream().anyMatch(d -> d.getXferAddr().equals(addr))) {
+        joinedAvoided.put(addr, trackers[i].writes().totalRecorded());
+      }
+    }
+  }
+
+  /** Per DataNode of {@code t}: its samples as it joined avoided (see {@link #joinedAvoided}). */
+  private long[] judgedSince(Pipeline.Targets t) {
+    long[] since = new long[t.size()];
+    for (int i = 0; i < t.size(); i++) {
+      since[i] = joinedAvoided.getOrDefault(t.nodes[i].getXferAddr(), -1L);
+    }
+    return since;
   }
 
   /** Forgets the block (it was given back), keeping its DataNodes. */
@@ -145,7 +184,7 @@ final class BlockPipeline {
             throw e;
           }
         }
-        start(p, null);
+        start(p);
         return;
       } catch (Pipeline.SetupException e) {
         if (!ctx.replaceOnFailure.createsWith(targets.size() - 1)) {
@@ -163,11 +202,8 @@ final class BlockPipeline {
     }
   }
 
-  /**
-   * Streams the block through {@code p}; {@code before} is the block's pipeline it replaces, null
-   * for the block's first.
-   */
-  private void start(Pipeline p, Pipeline.Targets before) throws IOException {
+  /** Streams the block through {@code p}. */
+  private void start(Pipeline p) throws IOException {
     try {
       queue.pipelineStarted(p);
     } catch (IOException broken) {
@@ -175,7 +211,8 @@ final class BlockPipeline {
       throw broken;
     }
     pipeline = p;
-    AckReader reader = new AckReader(ctx, streamer, queue, p, before, block, progress);
+    AckReader reader = new AckReader(ctx, streamer, queue, p, judgedSince(p.targets), block,
+        progress);
     ackThread = new Thread(reader, "curtail-acks " + block);
     ackThread.setDaemon(true);
     ackThread.start();
@@ -256,7 +293,9 @@ final class BlockPipeline {
     block = updated;
     Pipeline.Targets before = targets;
     targets = t;
-    start(p, before);
+    joinedAvoided.keySet().retainAll(Arrays.asList(t.addresses()));
+    noteJoined(t, before);
+    start(p);
     ctx.reached(RepairHook.Step.STREAMING_RESUMED, src, t.addresses());
   }
 

@@ -95,6 +95,8 @@ final class PipelineLinks {
   private final long[] ownMedians;
   /** Each DataNode's recent median service where first, fresh; {@link Long#MAX_VALUE} if none. */
   private final long[] firstMedians;
+  /** When {@link #judge} last judged. */
+  private long judgedNanos;
   /**
    * The rule of slowness judging {@link #RECENT_STAGES} stages: from half of them, whatever
    * window the rule itself judges from (a window of 400 packets would otherwise want 40).
@@ -165,6 +167,7 @@ final class PipelineLinks {
     if (++acks > slowness.minSamples() && acks % JUDGE_EVERY != 0) {
       return false;
     }
+    judgedNanos = now;
     judgeFeeds(now, attribution);
     for (int i = 0; i < ids.length; i++) {
       own[i] = ownWindows[i].stats(window, MEDIAN, scratch);
@@ -223,17 +226,11 @@ final class PipelineLinks {
    */
   private void judgeFeeds(long now, WriteAttribution attribution) {
     for (int i = 0; i < ids.length; i++) {
-      LatencyStats s = now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
-          ? trackers[i].firsts().stats(RECENT_STAGES, MEDIAN, scratch) : LatencyStats.EMPTY;
-      firstMedians[i] = recent.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
+      firstMedians[i] = firstMedian(i, now, scratch);
     }
     for (int i = 1; i < ids.length; i++) {
-      long others = Long.MAX_VALUE;
-      for (int j = 0; j < ids.length; j++) {
-        others = j == i ? others : Math.min(others, firstMedians[j]);
-      }
-      boolean fastWhereFirst = firstMedians[i] != Long.MAX_VALUE && others != Long.MAX_VALUE
-          && !recent.slower(firstMedians[i], others);
+      long others = fastestOther(firstMedians, i);
+      boolean fastWhereFirst = fastAgainst(firstMedians[i], others);
       boolean slowFeeder = false;
       if (fastWhereFirst) { // the feeder matters only then: its statistics are not read otherwise
         LatencyStats fed = trackers[i - 1].fed().stats(RECENT_STAGES, MEDIAN, scratch);
@@ -242,6 +239,47 @@ final class PipelineLinks {
       }
       attribution.feed(i, fastWhereFirst, slowFeeder);
     }
+  }
+
+  /**
+   * Whether DataNode {@code i} is fast where it was first in a pipeline: the median of its recent
+   * stages there against the fastest other DataNode's of this pipeline there, or, if none has
+   * such stages, against {@code othersPercentile} (the fastest other's percentile of writes); not
+   * while its link out in this pipeline is known slow, whose time a vote for its sending put in
+   * its window (a NIC slow sending whose forward blocks, as on the embedded cluster). Its window
+   * of writes, pooled over the JVM's pipelines, can hold stages that were not its own (see
+   * {@link NodeTracker#firsts}); where it was first they are. Reads the trackers only: callable
+   * from any thread with a {@code scratch} of its own ({@link LatencyWindow#CAPACITY}).
+   */
+  boolean fastWhereFirst(int i, long othersPercentile, long now, long[] scratch) {
+    if (i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now)) {
+      return false; // first, it sends nothing: its slow sending shows only further down
+    }
+    long[] medians = new long[ids.length]; // only when a DataNode is about to be replaced
+    for (int j = 0; j < ids.length; j++) {
+      medians[j] = firstMedian(j, now, scratch);
+    }
+    long others = fastestOther(medians, i);
+    return fastAgainst(medians[i], others != Long.MAX_VALUE ? others : othersPercentile);
+  }
+
+  /** DataNode {@code i}'s recent median service where first, if fresh and enough; else MAX. */
+  private long firstMedian(int i, long now, long[] scratch) {
+    LatencyStats s = now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
+        ? trackers[i].firsts().stats(RECENT_STAGES, MEDIAN, scratch) : LatencyStats.EMPTY;
+    return recent.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
+  }
+
+  private static long fastestOther(long[] medians, int i) {
+    long others = Long.MAX_VALUE;
+    for (int j = 0; j < medians.length; j++) {
+      others = j == i ? others : Math.min(others, medians[j]);
+    }
+    return others;
+  }
+
+  private boolean fastAgainst(long median, long others) {
+    return median != Long.MAX_VALUE && others != Long.MAX_VALUE && !recent.slower(median, others);
   }
 
   /**
@@ -293,12 +331,28 @@ final class PipelineLinks {
       if (whose[i] == SlowLinks.Whose.LINK) {
         out.clear();
         for (int j = 0; j < ids.length; j++) {
-          out.add(j == i ? linkStats[i] : own[j]);
+          out.add(j == i ? linkStats[i] : ownOrWhereFirst(j));
         }
         return i;
       }
     }
     return -1;
+  }
+
+  /**
+   * DataNode {@code j}'s own service in this pipeline; where this pipeline has too few samples of
+   * it, its recent service where it was first (fresh at the last judgement), if that has enough.
+   * The stage of a DataNode fast where first is nobody's here ({@link WriteAttribution#feed}), so
+   * in a pipeline of such DataNodes after a slow link only the first had samples of its own, and
+   * fail-fast, which compares two DataNodes at least, kept the link for seconds.
+   */
+  private LatencyStats ownOrWhereFirst(int j) {
+    if (slowness.judged(own[j])
+        || judgedNanos - trackers[j].lastFirstNanos() > FIRST_FRESH_NANOS) {
+      return own[j];
+    }
+    LatencyStats first = trackers[j].firsts().stats(RECENT_STAGES, MEDIAN, scratch);
+    return recent.judged(first) ? first : own[j];
   }
 
   /**

@@ -118,6 +118,22 @@ class FailFastTest {
   }
 
   @Test
+  void blamesNobodyWhileItsYoungerFeederLooksSlowerStill() {
+    // A DataNode slow sending makes the one it feeds look slow, and gathers samples slowest.
+    LatencyStats young = LatencyStats.of(9, 300 * MS, 200 * MS);
+    assertEquals(Reason.WARMING_UP,
+        policy.decide(pipeline(young, node(40), node(1)), 0, PACKET, 1000, 0).reason());
+    // A young one it feeds, or a feeder that looks faster, does not stop it being blamed.
+    FailFastDecision d = policy.decide(pipeline(node(1), node(40), young), 0, PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(1, d.replaceIndex());
+    LatencyStats newcomer = LatencyStats.of(9, 2 * MS, 2 * MS);
+    d = policy.decide(pipeline(newcomer, node(40), node(1)), 0, PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(1, d.replaceIndex());
+  }
+
+  @Test
   void judgesOnlyTheNodesWithAFullWindow() {
     LatencyStats young = LatencyStats.of(99, 500 * MS, 500 * MS);
     // The young node is neither blamed nor compared: the other two are alike.

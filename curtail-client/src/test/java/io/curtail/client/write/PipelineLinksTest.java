@@ -2,12 +2,14 @@ package io.curtail.client.write;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.curtail.client.policy.Slowness;
 import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyRegistry;
 import io.curtail.client.track.LatencyStats;
+import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
 import io.curtail.client.track.SlowLinks;
@@ -290,5 +292,26 @@ class PipelineLinksTest {
     // A's recent feeds are this pipeline's now, all of them late: B's stages are the link's.
     egressSlowAtA(60);
     assertEquals(0, links.linkToLeave(leave), "A leaves the link");
+  }
+
+  @Test
+  void aDataNodeIsFastWhereFirstOnlyOnFreshStagesThere() {
+    long[] scratch = new long[LatencyWindow.CAPACITY];
+    long stale = PipelineLinks.FIRST_FRESH_NANOS + 1;
+    assertFalse(links.fastWhereFirst(1, 500 * US, 0, scratch), "nothing known where first");
+    learnt(9_900, 900);
+    assertTrue(links.fastWhereFirst(1, 500 * US, 0, scratch), "B as fast there as A, C");
+    learnt(9_900, 9_900);
+    assertFalse(links.fastWhereFirst(1, 500 * US, 0, scratch), "B slow where first too");
+    assertFalse(links.fastWhereFirst(1, 500 * US, stale, scratch), "long ago: says nothing");
+  }
+
+  @Test
+  void aDataNodeWhoseLinkOutIsKnownSlowIsNotFastWhereFirst() {
+    long[] scratch = new long[LatencyWindow.CAPACITY];
+    learnt(9_900, 900);
+    jvm.slow(B, C, 0);
+    assertFalse(links.fastWhereFirst(1, 500 * US, 0, scratch),
+        "its window holds its slow sending, which being first does not show");
   }
 }
