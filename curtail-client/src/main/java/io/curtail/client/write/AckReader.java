@@ -272,9 +272,10 @@ final class AckReader implements Runnable {
       return false;
     }
     int slow = decision.replaceIndex();
-    if (linkEnd < 0 && pipelineLinks.fastWhereFirst(slow, ctx.slowness.fastestPercentile(stats),
+    if (linkEnd < 0 && pipelineLinks.slowOnlyFurtherDown(slow, ctx.config.slownessPercentile(),
+        stats.get(slow).percentileNanos(), ctx.slowness.fastestPercentile(stats),
         ctx.clock.nanoTime(), scratch)) {
-      // Slow only further down pipelines: the stages that made it so were its feeders' sending.
+      // The stages that made it slow were its feeders' sending, not its own.
       LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason=fast where first",
           streamer.src, block, t, stats, acked);
       return false;

@@ -242,25 +242,31 @@ final class PipelineLinks {
   }
 
   /**
-   * Whether DataNode {@code i} is fast where it was first in a pipeline: the median of its recent
-   * stages there against the fastest other DataNode's of this pipeline there, or, if none has
-   * such stages, against {@code othersPercentile} (the fastest other's percentile of writes); not
-   * while its link out in this pipeline is known slow, whose time a vote for its sending put in
-   * its window (a NIC slow sending whose forward blocks, as on the embedded cluster). Its window
-   * of writes, pooled over the JVM's pipelines, can hold stages that were not its own (see
-   * {@link NodeTracker#firsts}); where it was first they are. Reads the trackers only: callable
-   * from any thread with a {@code scratch} of its own ({@link LatencyWindow#CAPACITY}).
+   * Whether DataNode {@code i}'s window of writes, whose {@code percentile} is {@code windowNanos},
+   * is slow for stages it served further down pipelines alone: where it was first (fed by the
+   * client, recently) the same percentile of its stages is not slow next to its window's, and
+   * their median not slow next to {@code othersNanos} (the fastest other DataNode's percentile of
+   * writes). Its window is pooled over the JVM's pipelines, and further down a pipeline its stage
+   * holds the wait in its feeder's egress queue, which no report sees (see
+   * {@link NodeTracker#firsts}); its own slowness (a disk, a throttle, its CPU) shows where it is
+   * first too. Not while its link out in this pipeline is known slow: first, it sends nothing,
+   * and a NIC slow sending whose forward blocks (the embedded cluster's) is voted its sender's.
+   * Reads the trackers only: callable from any thread with a {@code scratch} of its own
+   * ({@link LatencyWindow#CAPACITY}).
    */
-  boolean fastWhereFirst(int i, long othersPercentile, long now, long[] scratch) {
-    if (i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now)) {
-      return false; // first, it sends nothing: its slow sending shows only further down
+  boolean slowOnlyFurtherDown(int i, double percentile, long windowNanos, long othersNanos,
+      long now, long[] scratch) {
+    if ((i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now))
+        || now - trackers[i].lastFirstNanos() > FIRST_FRESH_NANOS) {
+      return false;
     }
-    long[] medians = new long[ids.length]; // only when a DataNode is about to be replaced
-    for (int j = 0; j < ids.length; j++) {
-      medians[j] = firstMedian(j, now, scratch);
+    LatencyWindow firsts = trackers[i].firsts();
+    LatencyStats median = firsts.stats(RECENT_STAGES, MEDIAN, scratch);
+    if (!recent.judged(median) || recent.slower(median.percentileNanos(), othersNanos)) {
+      return false;
     }
-    long others = fastestOther(medians, i);
-    return fastAgainst(medians[i], others != Long.MAX_VALUE ? others : othersPercentile);
+    return recent.slower(windowNanos,
+        firsts.stats(RECENT_STAGES, percentile, scratch).percentileNanos());
   }
 
   /** DataNode {@code i}'s recent median service where first, if fresh and enough; else MAX. */

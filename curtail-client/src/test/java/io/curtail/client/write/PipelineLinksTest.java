@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class PipelineLinksTest {
   private static final long US = 1_000;
+  private static final double P95 = 0.95;
   private static final NodeId A = NodeId.of("a:1");
   private static final NodeId B = NodeId.of("b:1");
   private static final NodeId C = NodeId.of("c:1");
@@ -295,23 +296,44 @@ class PipelineLinksTest {
   }
 
   @Test
-  void aDataNodeIsFastWhereFirstOnlyOnFreshStagesThere() {
+  void aDataNodeIsSlowOnlyFurtherDownOnFreshStagesWhereFirst() {
     long[] scratch = new long[LatencyWindow.CAPACITY];
+    long window = 20_000 * US;
     long stale = PipelineLinks.FIRST_FRESH_NANOS + 1;
-    assertFalse(links.fastWhereFirst(1, 500 * US, 0, scratch), "nothing known where first");
+    assertFalse(links.slowOnlyFurtherDown(1, P95, window, 500 * US, 0, scratch),
+        "nothing known where first");
     learnt(9_900, 900);
-    assertTrue(links.fastWhereFirst(1, 500 * US, 0, scratch), "B as fast there as A, C");
+    assertTrue(links.slowOnlyFurtherDown(1, P95, window, 500 * US, 0, scratch),
+        "B fast where first, its window slow");
+    assertFalse(links.slowOnlyFurtherDown(1, P95, 2_000 * US, 500 * US, 0, scratch),
+        "its window as it is where first: its own");
+    assertFalse(links.slowOnlyFurtherDown(1, P95, window, 500 * US, stale, scratch),
+        "what it did first long ago says nothing");
     learnt(9_900, 9_900);
-    assertFalse(links.fastWhereFirst(1, 500 * US, 0, scratch), "B slow where first too");
-    assertFalse(links.fastWhereFirst(1, 500 * US, stale, scratch), "long ago: says nothing");
+    assertFalse(links.slowOnlyFurtherDown(1, P95, window, 500 * US, 0, scratch),
+        "B slow where first too");
   }
 
   @Test
-  void aDataNodeWhoseLinkOutIsKnownSlowIsNotFastWhereFirst() {
+  void aDataNodeWhoseLinkOutIsKnownSlowIsNotExcused() {
     long[] scratch = new long[LatencyWindow.CAPACITY];
     learnt(9_900, 900);
     jvm.slow(B, C, 0);
-    assertFalse(links.fastWhereFirst(1, 500 * US, 0, scratch),
+    assertFalse(links.slowOnlyFurtherDown(1, P95, 20_000 * US, 500 * US, 0, scratch),
         "its window holds its slow sending, which being first does not show");
+  }
+
+  @Test
+  void aSlowLinkIsWeighedAgainstServiceWhereFirstWhenThePipelineHasNoneOfItsOwn() {
+    learnt(900, 900); // B and C fast where first: their stages here are nobody's
+    for (int k = 0; k < 20; k++) {
+      links.record(new long[] {20_000 * US, 30 * US, NONE}, new long[] {300 * US, NONE, NONE},
+          NO_STAGES, k);
+      links.judge(k, attribution);
+    }
+    assertEquals(0, links.linkToLeave(leave), "A, the sender of A -> B, leaves it");
+    assertEquals(20_000 * US, leave.get(0).percentileNanos(), "the link's median");
+    assertEquals(900 * US, leave.get(1).percentileNanos(), "B where first: none of its own here");
+    assertEquals(400 * US, leave.get(2).percentileNanos(), "C likewise");
   }
 }
