@@ -226,11 +226,16 @@ final class PipelineLinks {
    */
   private void judgeFeeds(long now, WriteAttribution attribution) {
     for (int i = 0; i < ids.length; i++) {
-      firstMedians[i] = firstMedian(i, now, scratch);
+      LatencyStats s = whereFirst(i, MEDIAN, now, scratch);
+      firstMedians[i] = recent.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
     }
     for (int i = 1; i < ids.length; i++) {
-      long others = fastestOther(firstMedians, i);
-      boolean fastWhereFirst = fastAgainst(firstMedians[i], others);
+      long others = Long.MAX_VALUE;
+      for (int j = 0; j < ids.length; j++) {
+        others = j == i ? others : Math.min(others, firstMedians[j]);
+      }
+      boolean fastWhereFirst = firstMedians[i] != Long.MAX_VALUE && others != Long.MAX_VALUE
+          && !recent.slower(firstMedians[i], others);
       boolean slowFeeder = false;
       if (fastWhereFirst) { // the feeder matters only then: its statistics are not read otherwise
         LatencyStats fed = trackers[i - 1].fed().stats(RECENT_STAGES, MEDIAN, scratch);
@@ -239,6 +244,16 @@ final class PipelineLinks {
       }
       attribution.feed(i, fastWhereFirst, slowFeeder);
     }
+  }
+
+  /**
+   * The {@code percentile} of DataNode {@code i}'s last {@link #RECENT_STAGES} stages where it was
+   * first in a pipeline, if it was within {@link #FIRST_FRESH_NANOS} of {@code now}; else
+   * {@link LatencyStats#EMPTY}. Callers judge it with {@link #recent}.
+   */
+  private LatencyStats whereFirst(int i, double percentile, long now, long[] scratch) {
+    return now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
+        ? trackers[i].firsts().stats(RECENT_STAGES, percentile, scratch) : LatencyStats.EMPTY;
   }
 
   /**
@@ -256,36 +271,12 @@ final class PipelineLinks {
    */
   boolean slowOnlyFurtherDown(int i, double percentile, long windowNanos, long othersNanos,
       long now, long[] scratch) {
-    if ((i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now))
-        || now - trackers[i].lastFirstNanos() > FIRST_FRESH_NANOS) {
+    if (i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now)) {
       return false;
     }
-    LatencyWindow firsts = trackers[i].firsts();
-    LatencyStats median = firsts.stats(RECENT_STAGES, MEDIAN, scratch);
-    if (!recent.judged(median) || recent.slower(median.percentileNanos(), othersNanos)) {
-      return false;
-    }
-    return recent.slower(windowNanos,
-        firsts.stats(RECENT_STAGES, percentile, scratch).percentileNanos());
-  }
-
-  /** DataNode {@code i}'s recent median service where first, if fresh and enough; else MAX. */
-  private long firstMedian(int i, long now, long[] scratch) {
-    LatencyStats s = now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
-        ? trackers[i].firsts().stats(RECENT_STAGES, MEDIAN, scratch) : LatencyStats.EMPTY;
-    return recent.judged(s) ? s.percentileNanos() : Long.MAX_VALUE;
-  }
-
-  private static long fastestOther(long[] medians, int i) {
-    long others = Long.MAX_VALUE;
-    for (int j = 0; j < medians.length; j++) {
-      others = j == i ? others : Math.min(others, medians[j]);
-    }
-    return others;
-  }
-
-  private boolean fastAgainst(long median, long others) {
-    return median != Long.MAX_VALUE && others != Long.MAX_VALUE && !recent.slower(median, others);
+    LatencyStats median = whereFirst(i, MEDIAN, now, scratch);
+    return recent.judged(median) && !recent.slower(median.percentileNanos(), othersNanos)
+        && recent.slower(windowNanos, whereFirst(i, percentile, now, scratch).percentileNanos());
   }
 
   /**
@@ -353,11 +344,10 @@ final class PipelineLinks {
    * fail-fast, which compares two DataNodes at least, kept the link for seconds.
    */
   private LatencyStats ownOrWhereFirst(int j) {
-    if (slowness.judged(own[j])
-        || judgedNanos - trackers[j].lastFirstNanos() > FIRST_FRESH_NANOS) {
+    if (slowness.judged(own[j])) {
       return own[j];
     }
-    LatencyStats first = trackers[j].firsts().stats(RECENT_STAGES, MEDIAN, scratch);
+    LatencyStats first = whereFirst(j, MEDIAN, judgedNanos, scratch);
     return recent.judged(first) ? first : own[j];
   }
 
