@@ -25,6 +25,8 @@ public final class NodeTracker {
 
   private volatile long lastStartNanos;
   private volatile long lastFirstNanos;
+  /** {@link #writes}' count when it was last {@linkplain #judgeWritesAfresh judged afresh}. */
+  private volatile long writesJudgedFrom;
 
   /** What the DataNode last said of itself on an ack, and when. */
   private volatile boolean busy;
@@ -49,6 +51,26 @@ public final class NodeTracker {
   /** Packet write latencies attributed to this DataNode. */
   public LatencyWindow writes() {
     return writes;
+  }
+
+  /**
+   * The statistics of the last {@code window} of {@link #writes} this DataNode is judged on:
+   * those recorded since it was last {@linkplain #judgeWritesAfresh judged afresh}.
+   * {@code scratch} must hold {@code window} longs; it is overwritten.
+   */
+  public LatencyStats judgedWrites(int window, double percentile, long[] scratch) {
+    long judged = Math.min(window, writes.totalRecorded() - writesJudgedFrom);
+    return judged <= 0 ? LatencyStats.EMPTY : writes.stats((int) judged, percentile, scratch);
+  }
+
+  /**
+   * Stops this DataNode's write samples so far from counting against it: it was fed by a
+   * DataNode just found slow, and its stages behind that one carried the slow one's sending (the
+   * wait in a slow NIC's queue, a slow disk's late acks), which no report tells apart from its
+   * own service. Until it has recorded enough again it is not judged, as a DataNode never seen.
+   */
+  public void judgeWritesAfresh() {
+    writesJudgedFrom = writes.totalRecorded();
   }
 
   /** Packet read latencies from this DataNode, the first packet of each read included. */

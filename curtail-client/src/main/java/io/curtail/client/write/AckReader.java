@@ -290,25 +290,39 @@ final class AckReader implements Runnable {
         block, t.nodes[slow], linkEnd < 0 ? "-" : t.nodes[slow + 1], stats.get(slow), decision);
     if (linkEnd < 0) {
       ctx.runtime.slowNodes().avoid(t.nodes[slow]); // new blocks avoid it, replaced or not
+      judgeFedAfresh(stats, slow);
     }
     pipeline.abort();
     return true;
   }
 
   /**
-   * Each DataNode's recent write statistics, in pipeline order, into {@code out}; of a newcomer
-   * that joined while avoided, only those since it joined ({@link #judgedSince}).
+   * Judges afresh the DataNode that {@code slow}, just found slow, fed in this pipeline (see
+   * {@link NodeTracker#judgeWritesAfresh}): otherwise it is the next one replaced, in whatever
+   * pipeline it is in next, on the slow one's time. Not when its own samples look slower still:
+   * those may say that it is the slow one and the feeder was blamed for it.
+   */
+  private void judgeFedAfresh(List<LatencyStats> stats, int slow) {
+    int fed = slow + 1;
+    if (fed < trackers.length
+        && stats.get(fed).percentileNanos() <= stats.get(slow).percentileNanos()) {
+      trackers[fed].judgeWritesAfresh();
+    }
+  }
+
+  /**
+   * Each DataNode's recent write statistics as the JVM judges them
+   * ({@link NodeTracker#judgedWrites}), in pipeline order, into {@code out}; of a newcomer that
+   * joined while avoided, only those since it joined ({@link #judgedSince}).
    */
   private void statsOf(long[] scratch, List<LatencyStats> out) {
     out.clear();
     for (int i = 0; i < trackers.length; i++) {
-      LatencyWindow w = trackers[i].writes();
       long window = ctx.config.writeWindowPackets();
       if (judgedSince[i] >= 0) {
-        window = Math.min(window, w.totalRecorded() - judgedSince[i]);
+        window = Math.min(window, trackers[i].writes().totalRecorded() - judgedSince[i]);
       }
-      out.add(window == 0 ? LatencyStats.EMPTY
-          : w.stats((int) window, ctx.config.slownessPercentile(), scratch));
+      out.add(trackers[i].judgedWrites((int) window, ctx.config.slownessPercentile(), scratch));
     }
   }
 }

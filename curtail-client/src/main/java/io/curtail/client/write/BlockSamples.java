@@ -38,7 +38,7 @@ final class BlockSamples {
     List<LatencyStats> out = new ArrayList<>(t.size());
     long[] scratch = new long[LatencyWindow.CAPACITY];
     for (NodeTracker tracker : ctx.trackersOf(t)) {
-      out.add(tracker.writes().stats(ctx.config.writeWindowPackets(),
+      out.add(tracker.judgedWrites(ctx.config.writeWindowPackets(),
           ctx.config.slownessPercentile(), scratch));
     }
     return out;

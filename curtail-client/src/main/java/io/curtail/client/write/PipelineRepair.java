@@ -321,7 +321,7 @@ final class PipelineRepair {
     long now = ctx.clock.nanoTime();
     for (int i = 0; i < t.size(); i++) {
       NodeTracker tracker = ctx.tracker(t.nodes[i]);
-      stats.add(tracker.writes().stats(ctx.config.writeWindowPackets(),
+      stats.add(tracker.judgedWrites(ctx.config.writeWindowPackets(),
           ctx.config.slownessPercentile(), scratch));
       busy[i] = tracker.busy(now);
     }

@@ -1,0 +1,32 @@
+package io.curtail.client.track;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import org.junit.jupiter.api.Test;
+
+class NodeTrackerTest {
+  private final long[] scratch = new long[LatencyWindow.CAPACITY];
+
+  @Test
+  void writesJudgedAfreshCountOnlyWhatFollows() {
+    NodeTracker t = new NodeTracker(NodeId.of("10.0.0.1:9866"), 0, 1);
+    for (int i = 0; i < 30; i++) {
+      t.writes().record(50_000_000); // stages behind a slow feeder
+    }
+    assertEquals(30, t.judgedWrites(100, 0.95, scratch).samples());
+
+    t.judgeWritesAfresh();
+    assertSame(LatencyStats.EMPTY, t.judgedWrites(100, 0.95, scratch));
+    assertEquals(30, t.writes().totalRecorded(), "the window itself keeps every sample");
+
+    for (int i = 0; i < 5; i++) {
+      t.writes().record(1_000_000);
+    }
+    LatencyStats judged = t.judgedWrites(100, 0.95, scratch);
+    assertEquals(5, judged.samples());
+    assertEquals(1_000_000, judged.percentileNanos());
+    assertEquals(3, t.judgedWrites(3, 0.95, scratch).samples(), "the window asked for bounds it");
+    assertSame(LatencyStats.EMPTY, t.judgedWrites(0, 0.95, scratch));
+  }
+}
