@@ -17,7 +17,10 @@ import java.util.List;
  *       says nothing of its speed (docs/writes.md, <i>Fail fast</i>). The slowest is not blamed
  *       while the DataNode feeding it, not judged yet, looks slower still on the samples it
  *       has: one slow sending makes the one it feeds look slow, and is itself the last of its
- *       pipelines to gather samples enough.
+ *       pipelines to gather samples enough. So, where the rule allows it, a DataNode not
+ *       judged yet whose median is slow already next to the fastest other one, as far as their
+ *       samples tell ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), is the
+ *       slowest, found early, and is compared with every DataNode whose samples tell anything.
  *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
  *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
  *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper. The
@@ -75,22 +78,27 @@ public final class FailFast {
     if (n < 2) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOTHING_TO_COMPARE);
     }
-    int slowest = -1;
-    int judged = 0;
+    // Found slow early, a DataNode is compared with each other one as far as its samples tell.
+    int early = slowestEarly(pipeline);
+    boolean earlyView = early >= 0;
+    int slowest = early;
+    int counted = 0;
     for (int i = 0; i < n; i++) {
-      if (!judged(pipeline.get(i))) {
+      if (!counts(pipeline.get(i), earlyView)) {
         continue;
       }
-      judged++;
-      if (slowest < 0 || pipeline.get(i).percentileNanos() > pipeline.get(slowest).percentileNanos()) {
+      counted++;
+      if (!earlyView && (slowest < 0
+          || pipeline.get(i).percentileNanos() > pipeline.get(slowest).percentileNanos())) {
         slowest = i;
       }
     }
-    if (judged < 2) {
+    int others = counted - 1;
+    if (others < 1) {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
-    int fastest = fastestExcept(pipeline, slowest);
-    int cheapestEnd = cheapestEndExcept(pipeline, slowest);
+    int fastest = fastestExcept(pipeline, slowest, earlyView);
+    int cheapestEnd = cheapestEndExcept(pipeline, slowest, earlyView);
     if (cheapestEnd < 0) {
       return FailFastDecision.keep(FailFastDecision.Reason.WARMING_UP);
     }
@@ -107,17 +115,17 @@ public final class FailFast {
       return FailFastDecision.keep(FailFastDecision.Reason.ATTEMPTS_EXHAUSTED);
     }
 
-    int source = nthBestSourceExcept(pipeline, slowest, abortedAttempts % (judged - 1));
+    int source = nthBestSourceExcept(pipeline, slowest, abortedAttempts % others, earlyView);
     double packetsToRebuild = (double) bytesInBlock / packetBytes;
     double rebuildNanos =
         packetsToRebuild * pipeline.get(source).meanNanos() * (abortedAttempts + 1);
     double othersMean = 0;
     for (int i = 0; i < n; i++) {
-      if (i != slowest && judged(pipeline.get(i))) {
+      if (i != slowest && counts(pipeline.get(i), earlyView)) {
         othersMean += pipeline.get(i).meanNanos();
       }
     }
-    othersMean /= judged - 1;
+    othersMean /= others;
     double keepNanos = (double) slow.meanNanos() * packetsRemaining;
     double replaceNanos = rebuildNanos + othersMean * packetsRemaining;
     if (replaceNanos >= keepNanos) {
@@ -132,22 +140,52 @@ public final class FailFast {
     return slowness.judged(s);
   }
 
-  /** The judged end of the pipeline (other than {@code skip}) with the lower mean, or -1. */
-  private int cheapestEndExcept(List<LatencyStats> pipeline, int skip) {
+  /**
+   * Whether {@code s} is compared with: judged, or, where a DataNode was found slow early
+   * ({@code earlyView}), telling anything ({@link Slowness#yardstickNanos}).
+   */
+  private boolean counts(LatencyStats s, boolean earlyView) {
+    return earlyView ? slowness.yardstickNanos(s) < Long.MAX_VALUE : judged(s);
+  }
+
+  /**
+   * The DataNode not judged yet that is slow already on its median next to the fastest other one
+   * ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), the slowest such if several;
+   * -1 if none.
+   */
+  private int slowestEarly(List<LatencyStats> pipeline) {
+    int early = -1;
+    for (int i = 0; i < pipeline.size(); i++) {
+      long fastest = Long.MAX_VALUE;
+      for (int j = 0; j < pipeline.size(); j++) {
+        if (j != i) {
+          fastest = Math.min(fastest, slowness.yardstickNanos(pipeline.get(j)));
+        }
+      }
+      if (fastest < Long.MAX_VALUE && slowness.slowEarly(pipeline.get(i), fastest) && (early < 0
+          || pipeline.get(i).medianNanos() > pipeline.get(early).medianNanos())) {
+        early = i;
+      }
+    }
+    return early;
+  }
+
+  /** The counted end of the pipeline (other than {@code skip}) with the lower mean, or -1. */
+  private int cheapestEndExcept(List<LatencyStats> pipeline, int skip, boolean earlyView) {
     int last = pipeline.size() - 1;
-    boolean first = skip != 0 && judged(pipeline.get(0));
-    boolean end = skip != last && judged(pipeline.get(last));
+    boolean first = skip != 0 && counts(pipeline.get(0), earlyView);
+    boolean end = skip != last && counts(pipeline.get(last), earlyView);
     if (first && end) {
       return pipeline.get(last).meanNanos() < pipeline.get(0).meanNanos() ? last : 0;
     }
     return first ? 0 : end ? last : -1;
   }
 
-  /** Index of the fastest judged DataNode other than {@code skip}. */
-  private int fastestExcept(List<LatencyStats> pipeline, int skip) {
+  /** Index of the fastest counted DataNode other than {@code skip}. */
+  private int fastestExcept(List<LatencyStats> pipeline, int skip, boolean earlyView) {
     int fastest = -1;
     for (int i = 0; i < pipeline.size(); i++) {
-      if (i != skip && judged(pipeline.get(i))
+      if (i != skip && counts(pipeline.get(i), earlyView)
           && (fastest < 0 || isFaster(pipeline, i, fastest))) {
         fastest = i;
       }
@@ -156,23 +194,24 @@ public final class FailFast {
   }
 
   /**
-   * Index of the {@code rank}-th best rebuild source (0 = best) among the judged DataNodes other
-   * than {@code skip}: those not slow next to the fastest of them first, then the furthest down
-   * the pipeline (see {@link Slowness#bestSource}).
+   * Index of the {@code rank}-th best rebuild source (0 = best) among the counted DataNodes
+   * other than {@code skip}: those not slow next to the fastest of them first, then the furthest
+   * down the pipeline (see {@link Slowness#bestSource}).
    */
-  private int nthBestSourceExcept(List<LatencyStats> pipeline, int skip, int rank) {
+  private int nthBestSourceExcept(List<LatencyStats> pipeline, int skip, int rank,
+      boolean earlyView) {
     int n = pipeline.size();
-    long fastest = pipeline.get(fastestExcept(pipeline, skip)).percentileNanos();
+    long fastest = pipeline.get(fastestExcept(pipeline, skip, earlyView)).percentileNanos();
     // Selection by counting: pipelines hold a handful of nodes, so this beats sorting and
     // allocates nothing.
     for (int i = 0; i < n; i++) {
-      if (i == skip || !judged(pipeline.get(i))) {
+      if (i == skip || !counts(pipeline.get(i), earlyView)) {
         continue;
       }
       int better = 0;
       int c = slowness.sourceClass(pipeline.get(i), fastest);
       for (int j = 0; j < n; j++) {
-        if (j != skip && j != i && judged(pipeline.get(j))) {
+        if (j != skip && j != i && counts(pipeline.get(j), earlyView)) {
           int d = slowness.sourceClass(pipeline.get(j), fastest);
           if (d < c || (d == c && j > i)) {
             better++;

@@ -17,6 +17,8 @@ public final class Slowness {
   private final double factor;
   private final long marginNanos;
   private final int minSamples;
+  /** Samples a DataNode not judged needs to be found slow early on its median; 0: never. */
+  private final int earlySamples;
 
   /**
    * @param factor how many times slower than the fastest counts as slow (> 1)
@@ -24,6 +26,10 @@ public final class Slowness {
    * @param minSamples samples a DataNode needs before it is judged (>= 1)
    */
   public Slowness(double factor, long marginNanos, int minSamples) {
+    this(factor, marginNanos, minSamples, 0);
+  }
+
+  private Slowness(double factor, long marginNanos, int minSamples, int earlySamples) {
     if (!(factor > 1) || Double.isInfinite(factor) || marginNanos < 0 || minSamples < 1) {
       throw new IllegalArgumentException("need a finite factor > 1, marginNanos >= 0 and"
           + " minSamples >= 1; got " + factor + ", " + marginNanos + ", " + minSamples);
@@ -31,6 +37,7 @@ public final class Slowness {
     this.factor = factor;
     this.marginNanos = marginNanos;
     this.minSamples = minSamples;
+    this.earlySamples = earlySamples;
   }
 
   /**
@@ -50,9 +57,53 @@ public final class Slowness {
     return minSamples;
   }
 
-  /** The same rule, judging from {@code samples} samples (at most this rule's own number). */
+  /**
+   * The same rule, judging from {@code samples} samples (at most this rule's own number), and
+   * finding nobody slow early.
+   */
   public Slowness withMinSamples(int samples) {
     return new Slowness(factor, marginNanos, Math.min(samples, minSamples));
+  }
+
+  /**
+   * The same rule, which also finds a DataNode not yet judged slow early ({@link #slowEarly}):
+   * on a quarter of the samples a percentile needs (at least {@value #EARLY_MIN_SAMPLES}), if
+   * even its median is slow. A stall or two cannot make a median, so what it takes is a
+   * DataNode slow at every other packet; and one so slow gathers its samples at its own pace,
+   * and its pipelines with it: a NIC at 2 MiB/s shared by six writers gives one every 40 ms or
+   * more, and its 20 took about a second. The median also tells a DataNode slow everywhere from
+   * one slow only behind it (whose stage carries its sending), which is slow at some packets.
+   */
+  public Slowness withEarlyJudgement() {
+    return new Slowness(factor, marginNanos, minSamples,
+        Math.min(minSamples, Math.max(EARLY_MIN_SAMPLES, minSamples / 4)));
+  }
+
+  /** The fewest samples a DataNode is found slow early on. */
+  static final int EARLY_MIN_SAMPLES = 5;
+
+  /**
+   * What {@code s} tells of a DataNode's speed, to find another slow early beside it: its
+   * percentile once judged; before, with early judgement, its median on as many samples as a
+   * DataNode is found slow on; else nothing ({@link Long#MAX_VALUE}). The DataNodes of one
+   * pipeline are timed on the same packets, at the pace of its slowest: behind a slow one, the
+   * others gather samples no faster than it does.
+   */
+  public long yardstickNanos(LatencyStats s) {
+    if (judged(s)) {
+      return s.percentileNanos();
+    }
+    return earlySamples > 0 && s.samples() >= earlySamples && s.medianNanos() > 0
+        ? s.medianNanos() : Long.MAX_VALUE;
+  }
+
+  /**
+   * Whether {@code s}, not judged yet, is slow already next to {@code fastestNanos} (a judged
+   * percentile): on enough samples (see {@link #withEarlyJudgement}), its median slower.
+   */
+  public boolean slowEarly(LatencyStats s, long fastestNanos) {
+    return earlySamples > 0 && !judged(s) && s.samples() >= earlySamples
+        && s.medianNanos() > 0 && slower(s.medianNanos(), fastestNanos);
   }
 
   /** Whether a DataNode with {@code samples} recent samples has enough to be judged. */
@@ -125,6 +176,6 @@ public final class Slowness {
   @Override
   public String toString() {
     return "Slowness{factor=" + factor + ", marginNanos=" + marginNanos + ", minSamples="
-        + minSamples + '}';
+        + minSamples + ", earlySamples=" + earlySamples + '}';
   }
 }

@@ -6,16 +6,24 @@ package io.curtail.client.track;
  */
 public final class LatencyStats {
   /** No samples at all. */
-  public static final LatencyStats EMPTY = new LatencyStats(0, 0, 0);
+  public static final LatencyStats EMPTY = new LatencyStats(0, 0, 0, 0);
+
+  /**
+   * Up to how many samples {@link #of(long[], int, double)} also takes the median: where a high
+   * percentile is still the largest sample or next to it, and a selection among so few is cheap.
+   */
+  public static final int MEDIAN_MAX_SAMPLES = 32;
 
   private final int samples;
   private final long percentileNanos;
   private final long meanNanos;
+  private final long medianNanos;
 
-  private LatencyStats(int samples, long percentileNanos, long meanNanos) {
+  private LatencyStats(int samples, long percentileNanos, long meanNanos, long medianNanos) {
     this.samples = samples;
     this.percentileNanos = percentileNanos;
     this.meanNanos = meanNanos;
+    this.medianNanos = medianNanos;
   }
 
   /** Stats given directly, e.g. by a test or a simulator. */
@@ -24,7 +32,18 @@ public final class LatencyStats {
       throw new IllegalArgumentException("samples, percentile and mean must be >= 0, were "
           + samples + ", " + percentileNanos + ", " + meanNanos);
     }
-    return samples == 0 ? EMPTY : new LatencyStats(samples, percentileNanos, meanNanos);
+    return of(samples, percentileNanos, meanNanos, 0);
+  }
+
+  /** {@link #of(int, long, long)} with the median too (0: not known). */
+  public static LatencyStats of(int samples, long percentileNanos, long meanNanos,
+      long medianNanos) {
+    if (samples < 0 || percentileNanos < 0 || meanNanos < 0 || medianNanos < 0) {
+      throw new IllegalArgumentException("samples, percentile, mean and median must be >= 0, were "
+          + samples + ", " + percentileNanos + ", " + meanNanos + ", " + medianNanos);
+    }
+    return samples == 0 ? EMPTY
+        : new LatencyStats(samples, percentileNanos, meanNanos, medianNanos);
   }
 
   /**
@@ -43,7 +62,9 @@ public final class LatencyStats {
     for (int i = 0; i < n; i++) {
       sum += values[i];
     }
-    return new LatencyStats(n, percentile(values, n, percentile), sum / n);
+    long p = percentile(values, n, percentile);
+    long median = n <= MEDIAN_MAX_SAMPLES ? percentile(values, n, 0.5) : 0;
+    return new LatencyStats(n, p, sum / n, median);
   }
 
   /**
@@ -107,12 +128,21 @@ public final class LatencyStats {
     return meanNanos;
   }
 
+  /**
+   * The median (nearest rank), where {@link #of(long[], int, double)} took it: of at most
+   * {@link #MEDIAN_MAX_SAMPLES} samples; 0 where not known.
+   */
+  public long medianNanos() {
+    return medianNanos;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof LatencyStats)) {
       return false;
     }
     LatencyStats s = (LatencyStats) o;
+    // The median is not part of a summary's identity: it is taken only where there are few.
     return s.samples == samples && s.percentileNanos == percentileNanos && s.meanNanos == meanNanos;
   }
 

@@ -60,14 +60,22 @@ public final class NodeTracker {
    */
   public LatencyStats judgedWrites(int window, double percentile, long[] scratch) {
     long judged = Math.min(window, writes.totalRecorded() - writesJudgedFrom);
-    return judged <= 0 ? LatencyStats.EMPTY : writes.stats((int) judged, percentile, scratch);
+    if (judged <= 0) {
+      return LatencyStats.EMPTY;
+    }
+    LatencyStats s = writes.stats((int) judged, percentile, scratch);
+    // Not found slow early after a fresh start: the slow one may still feed it elsewhere.
+    return writesJudgedFrom > 0 ? LatencyStats.of(s.samples(), s.percentileNanos(), s.meanNanos())
+        : s;
   }
 
   /**
    * Stops this DataNode's write samples so far from counting against it: it was fed by a
    * DataNode just found slow, and its stages behind that one carried the slow one's sending (the
    * wait in a slow NIC's queue, a slow disk's late acks), which no report tells apart from its
-   * own service. Until it has recorded enough again it is not judged, as a DataNode never seen.
+   * own service. Until it has recorded enough again it is not judged, as a DataNode never seen,
+   * and it is not found slow early either (no median, see {@code Slowness#slowEarly}): the slow
+   * one may still feed it in pipelines that have not replaced it yet.
    */
   public void judgeWritesAfresh() {
     writesJudgedFrom = writes.totalRecorded();

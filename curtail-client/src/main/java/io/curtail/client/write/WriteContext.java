@@ -142,7 +142,7 @@ public final class WriteContext implements AutoCloseable {
     this.sockets = sockets;
     this.slowness = new Slowness(config.slownessFactor(), config.minSlowdownNanos(),
         Slowness.minSamples(config.slownessPercentile(), config.writeWindowPackets()));
-    this.failFast = new FailFast(slowness, config.writeFailFastMaxAttempts(),
+    this.failFast = new FailFast(slowness.withEarlyJudgement(), config.writeFailFastMaxAttempts(),
         config.reconstructionMinTimeoutNanos());
     this.linkSlowness = slowness.withMinSamples(
         Slowness.minSamples(PipelineLinks.MEDIAN, config.writeWindowPackets()));

@@ -134,6 +134,33 @@ class FailFastTest {
   }
 
   @Test
+  void aDataNodeSlowAtEveryOtherPacketIsJudgedEarlyOnItsMedian() {
+    // 20 samples to judge a p95, 5 to be found slow early on a median.
+    FailFast early = new FailFast(new Slowness(3.0, 0, 20).withEarlyJudgement(), 5,
+        TIMEOUT_FLOOR);
+    LatencyStats slowFive = LatencyStats.of(5, 500 * MS, 300 * MS, 200 * MS);
+    FailFastDecision d = early.decide(pipeline(node(1), node(2), slowFive), 0, PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(2, d.replaceIndex());
+    // Behind a slow DataNode the others gather samples no faster: their medians are the
+    // yardstick, and the rebuild's source is one of them.
+    LatencyStats fastFive = LatencyStats.of(5, 9 * MS, 3 * MS, 2 * MS);
+    d = early.decide(pipeline(fastFive, slowFive, LatencyStats.EMPTY), 0, PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(1, d.replaceIndex());
+    assertEquals(0, d.sourceIndex());
+    // A stall or two is no median; four samples are too few; and without the rule, none is.
+    LatencyStats stalledTwice = LatencyStats.of(5, 500 * MS, 200 * MS, 1 * MS);
+    assertFalse(early.decide(pipeline(node(1), node(2), stalledTwice), 0, PACKET, 1000, 0)
+        .replace());
+    LatencyStats slowFour = LatencyStats.of(4, 500 * MS, 300 * MS, 200 * MS);
+    assertFalse(early.decide(pipeline(fastFive, node(2), slowFour), 0, PACKET, 1000, 0)
+        .replace());
+    FailFast late = new FailFast(new Slowness(3.0, 0, 20), 5, TIMEOUT_FLOOR);
+    assertFalse(late.decide(pipeline(node(1), node(2), slowFive), 0, PACKET, 1000, 0).replace());
+  }
+
+  @Test
   void judgesOnlyTheNodesWithAFullWindow() {
     LatencyStats young = LatencyStats.of(99, 500 * MS, 500 * MS);
     // The young node is neither blamed nor compared: the other two are alike.

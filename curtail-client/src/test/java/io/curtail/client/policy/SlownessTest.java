@@ -35,6 +35,29 @@ class SlownessTest {
   }
 
   @Test
+  void slowEarlyOnAQuarterOfTheSamplesAndTheMedianOnlyWhereAsked() {
+    Slowness early = rule.withEarlyJudgement();
+    LatencyStats fiveSlow = LatencyStats.of(5, 40 * MS, 30 * MS, 20 * MS);
+    assertTrue(early.slowEarly(fiveSlow, MS), "5 samples, median 20 ms: 20× and 19 ms more");
+    assertFalse(rule.slowEarly(fiveSlow, MS), "off unless asked for");
+    assertFalse(early.withMinSamples(10).slowEarly(fiveSlow, MS),
+        "a rule of fewer samples has no earlier one");
+    assertFalse(early.slowEarly(LatencyStats.of(4, 40 * MS, 30 * MS, 20 * MS), MS), "too few");
+    assertFalse(early.slowEarly(LatencyStats.of(5, 40 * MS, 30 * MS, 5 * MS), MS),
+        "a median under the margin");
+    assertFalse(early.slowEarly(LatencyStats.of(20, 40 * MS, 30 * MS, 20 * MS), MS),
+        "judged already: its percentile says");
+    assertFalse(early.slowEarly(LatencyStats.of(5, 40 * MS, 30 * MS), MS), "no median known");
+
+    assertEquals(40 * MS, early.yardstickNanos(LatencyStats.of(20, 40 * MS, 30 * MS, 20 * MS)),
+        "judged: the percentile");
+    assertEquals(20 * MS, early.yardstickNanos(fiveSlow), "not yet: the median");
+    assertEquals(Long.MAX_VALUE, rule.yardstickNanos(fiveSlow), "without early judgement: none");
+    assertEquals(Long.MAX_VALUE,
+        early.yardstickNanos(LatencyStats.of(4, 40 * MS, 30 * MS, 20 * MS)), "too few: none");
+  }
+
+  @Test
   void minSamplesKeepOneStallFromBeingThePercentile() {
     assertEquals(20, Slowness.minSamples(0.95, 100), "p95 of 20 is not the largest of 20");
     assertEquals(20, Slowness.minSamples(0.95, 20));
