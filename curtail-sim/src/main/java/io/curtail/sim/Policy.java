@@ -187,7 +187,8 @@ public final class Policy {
 
   FailFast failFast() {
     return new FailFast(new Slowness(get(Threshold.FACTOR),
-        nanos(Threshold.WRITE_MIN_SLOWDOWN_MS), Slowness.minSamples(percentile(), writeWindow())),
+        nanos(Threshold.WRITE_MIN_SLOWDOWN_MS), Slowness.minSamples(percentile(), writeWindow()))
+        .withEarlyJudgement(), // as the client's WriteContext builds it
         (int) get(Threshold.FAIL_FAST_ATTEMPTS), nanos(Threshold.REBUILD_MIN_TIMEOUT_MS));
   }
 }
