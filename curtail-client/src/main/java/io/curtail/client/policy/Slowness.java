@@ -20,6 +20,9 @@ public final class Slowness {
   /** Samples a DataNode not judged needs to be found slow early on its median; 0: never. */
   private final int earlySamples;
 
+  /** The fewest samples a DataNode is found slow early on. */
+  static final int EARLY_MIN_SAMPLES = 5;
+
   /**
    * @param factor how many times slower than the fastest counts as slow (> 1)
    * @param marginNanos how much slower it must also be (>= 0)
@@ -79,9 +82,6 @@ public final class Slowness {
         Math.min(minSamples, Math.max(EARLY_MIN_SAMPLES, minSamples / 4)));
   }
 
-  /** The fewest samples a DataNode is found slow early on. */
-  static final int EARLY_MIN_SAMPLES = 5;
-
   /**
    * What {@code s} tells of a DataNode's speed, to find another slow early beside it: its
    * percentile once judged; before, with early judgement, its median on as many samples as a
@@ -98,8 +98,9 @@ public final class Slowness {
   }
 
   /**
-   * Whether {@code s}, not judged yet, is slow already next to {@code fastestNanos} (a judged
-   * percentile): on enough samples (see {@link #withEarlyJudgement}), its median slower.
+   * Whether {@code s}, not judged yet, is slow already next to {@code fastestNanos} (the least
+   * {@link #yardstickNanos} of the others): on enough samples (see {@link #withEarlyJudgement}),
+   * its median slower.
    */
   public boolean slowEarly(LatencyStats s, long fastestNanos) {
     return earlySamples > 0 && !judged(s) && s.samples() >= earlySamples

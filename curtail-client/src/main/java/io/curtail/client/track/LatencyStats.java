@@ -28,10 +28,6 @@ public final class LatencyStats {
 
   /** Stats given directly, e.g. by a test or a simulator. */
   public static LatencyStats of(int samples, long percentileNanos, long meanNanos) {
-    if (samples < 0 || percentileNanos < 0 || meanNanos < 0) {
-      throw new IllegalArgumentException("samples, percentile and mean must be >= 0, were "
-          + samples + ", " + percentileNanos + ", " + meanNanos);
-    }
     return of(samples, percentileNanos, meanNanos, 0);
   }
 

@@ -64,7 +64,8 @@ public final class NodeTracker {
       return LatencyStats.EMPTY;
     }
     LatencyStats s = writes.stats((int) judged, percentile, scratch);
-    // Not found slow early after a fresh start: the slow one may still feed it elsewhere.
+    // Never found slow early once judged afresh: the slow one may still feed it elsewhere. (By
+    // the time it has samples enough to be judged again, the median is no longer asked for.)
     return writesJudgedFrom > 0 ? LatencyStats.of(s.samples(), s.percentileNanos(), s.meanNanos())
         : s;
   }
