@@ -74,12 +74,29 @@ public final class FailFast {
           + " packetsRemaining, abortedAttempts; got " + packetBytes + ", " + bytesInBlock + ", "
           + packetsRemaining + ", " + abortedAttempts);
     }
-    int n = pipeline.size();
-    if (n < 2) {
+    if (pipeline.size() < 2) {
       return FailFastDecision.keep(FailFastDecision.Reason.NOTHING_TO_COMPARE);
     }
-    // Found slow early, a DataNode is compared with each other one as far as its samples tell.
+    // One found slow early is checked first; where that keeps it, the judged slowest is.
     int early = slowestEarly(pipeline);
+    if (early >= 0) {
+      FailFastDecision d = decide(pipeline, early, bytesInBlock, packetBytes, packetsRemaining,
+          abortedAttempts);
+      if (d.replace()) {
+        return d;
+      }
+    }
+    return decide(pipeline, -1, bytesInBlock, packetBytes, packetsRemaining, abortedAttempts);
+  }
+
+  /**
+   * The decision about {@code early}, found slow early and compared with each other DataNode as
+   * far as its samples tell, or with {@code early} -1 about the slowest judged DataNode, compared
+   * with the judged ones.
+   */
+  private FailFastDecision decide(List<LatencyStats> pipeline, int early, long bytesInBlock,
+      int packetBytes, long packetsRemaining, int abortedAttempts) {
+    int n = pipeline.size();
     boolean earlyView = early >= 0;
     int slowest = early;
     int counted = 0;
