@@ -171,14 +171,23 @@ public final class FailFast {
    * -1 if none.
    */
   private int slowestEarly(List<LatencyStats> pipeline) {
+    // The least yardstick and the next: the fastest other DataNode's is the least but at its own.
+    int least = -1;
+    long leastNanos = Long.MAX_VALUE;
+    long nextNanos = Long.MAX_VALUE;
+    for (int i = 0; i < pipeline.size(); i++) {
+      long y = slowness.yardstickNanos(pipeline.get(i));
+      if (y < leastNanos) {
+        nextNanos = leastNanos;
+        leastNanos = y;
+        least = i;
+      } else if (y < nextNanos) {
+        nextNanos = y;
+      }
+    }
     int early = -1;
     for (int i = 0; i < pipeline.size(); i++) {
-      long fastest = Long.MAX_VALUE;
-      for (int j = 0; j < pipeline.size(); j++) {
-        if (j != i) {
-          fastest = Math.min(fastest, slowness.yardstickNanos(pipeline.get(j)));
-        }
-      }
+      long fastest = i == least ? nextNanos : leastNanos;
       if (fastest < Long.MAX_VALUE && slowness.slowEarly(pipeline.get(i), fastest) && (early < 0
           || pipeline.get(i).medianNanos() > pipeline.get(early).medianNanos())) {
         early = i;

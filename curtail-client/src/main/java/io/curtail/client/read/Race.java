@@ -1,5 +1,6 @@
 package io.curtail.client.read;
 
+import io.curtail.client.track.Pauses;
 import io.curtail.client.wire.Abortable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -123,9 +124,18 @@ final class Race<R extends Abortable> {
    * the client knew the other DataNodes, is judged by what it knows now.
    */
   long overdue(long nowNanos, long thresholdNowNanos) {
+    return overdue(nowNanos, thresholdNowNanos, null);
+  }
+
+  /**
+   * As {@link #overdue(long, long)}, not counting the time the client was paused while the packet
+   * waited ({@code pauses}, null for none): that wait was the client's, not the DataNode's.
+   */
+  long overdue(long nowNanos, long thresholdNowNanos, Pauses pauses) {
     long s = state.get();
     // Read after the state, which the reader set after them: they are this generation's.
-    boolean late = nowNanos - deadlineNanos >= 0 || nowNanos - armedNanos >= thresholdNowNanos;
+    long live = pauses == null ? nowNanos : nowNanos - pauses.within(armedNanos, nowNanos);
+    boolean late = live - deadlineNanos >= 0 || live - armedNanos >= thresholdNowNanos;
     return phase(s) == State.PENDING && late && state.get() == s ? s : -1;
   }
 

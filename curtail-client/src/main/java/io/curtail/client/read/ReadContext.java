@@ -17,6 +17,7 @@ import io.curtail.client.trace.BlockObserver;
 import io.curtail.client.trace.Tracing;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import io.curtail.client.track.Pauses;
 import io.curtail.client.wire.Abortable;
 import io.curtail.client.wire.ConnectionPool;
 import java.nio.ByteBuffer;
@@ -97,8 +98,8 @@ public final class ReadContext implements AutoCloseable {
   private final AtomicLong overtakes = new AtomicLong();
   /** Hedges in flight to each DataNode; taken on the watchdog thread only, given back anywhere. */
   private final Map<NodeId, AtomicInteger> hedgesInFlightTo = new ConcurrentHashMap<>();
-  /** When the watchdog last looked, to tell a paused client from a slow DataNode. */
-  private long lastCheckNanos;
+  /** When the watchdog found this client paused, to tell that from a slow DataNode; its own. */
+  private final Pauses pauses;
   private final Set<Watched<?>> inFlight = ConcurrentHashMap.newKeySet();
   private final AtomicLong packets = new AtomicLong();
   private final LongAdder hedgesTried = new LongAdder();
@@ -148,7 +149,7 @@ public final class ReadContext implements AutoCloseable {
         : null;
     this.hedgesInFlight = new Semaphore(config.readHedgingMaxInFlight());
     this.thresholds = new HedgeThresholds(config, hedging, runtime.registry(), packets);
-    this.lastCheckNanos = clock.nanoTime();
+    this.pauses = new Pauses(config.readHedgingCheckNanos());
     this.scheduler = scheduler;
     // One watchdog per client looks at every packet in flight each tick, instead of a timer per
     // packet: scheduling one would wake a thread for every packet read.
@@ -174,16 +175,12 @@ public final class ReadContext implements AutoCloseable {
 
   /**
    * The watchdog's tick (its thread's alone). A tick that comes more than a period late finds
-   * the client itself was paused (a garbage collection, a starved CPU): every read looks overdue
-   * then, and the DataNodes are not to blame, so it hedges nothing and the next tick judges.
+   * the client itself was paused (a garbage collection, a starved CPU): a packet is judged on
+   * the rest of its wait only ({@link Pauses}), as the DataNodes are not to blame for that.
    */
   private void startOverdueHedges() {
     long now = clock.nanoTime();
-    boolean paused = now - lastCheckNanos > 2 * config.readHedgingCheckNanos();
-    lastCheckNanos = now;
-    if (paused) {
-      return;
-    }
+    pauses.look(now);
     for (Watched<?> read : inFlight) {
       try {
         hedgeIfOverdue(read, now);
@@ -193,11 +190,18 @@ public final class ReadContext implements AutoCloseable {
     }
   }
 
-  private static <R extends Abortable> void hedgeIfOverdue(Watched<R> read, long nowNanos) {
+  private <R extends Abortable> void hedgeIfOverdue(Watched<R> read, long nowNanos) {
     Race<R> race = read.pending();
-    long seen = race == null ? -1 : race.overdue(nowNanos, read.thresholdNowNanos());
+    if (race == null) {
+      return;
+    }
+    long threshold = read.thresholdNowNanos();
+    long seen = race.overdue(nowNanos, threshold, pauses);
     if (seen >= 0) {
       read.startHedge(race, seen);
+    } else if (LOG.isDebugEnabled() && race.overdue(nowNanos, threshold) >= 0) {
+      LOG.debug("Not hedging a packet late by the client's pause read={} pausedMs={}", read,
+          pauses.within(nowNanos - threshold, nowNanos) / 1e6);
     }
   }
 

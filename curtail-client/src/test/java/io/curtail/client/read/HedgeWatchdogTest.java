@@ -82,17 +82,22 @@ class HedgeWatchdogTest {
   }
 
   @Test
-  void aPausedClientHedgesNothingUntilTheNextTick() {
+  void aPausedClientJudgesAPacketOnTheRestOfItsWait() {
     try (ReadContext ctx = context()) {
       Read read = new Read();
       ctx.watch(read);
       tickUntil(THRESHOLD / 2);
-      now.addAndGet(THRESHOLD * 4); // a pause: the watchdog itself runs a long while late
+      long pause = THRESHOLD * 4;
+      now.addAndGet(pause); // the watchdog itself runs a long while late
       scheduler.runAll();
       assertEquals(0, read.hedges, "the late tick blames nobody");
-      now.addAndGet(period);
-      scheduler.runAll();
-      assertEquals(1, read.hedges, "the next tick, on time, finds the packet still overdue");
+      // Paused from the tick due one period after the last until now: the packet has waited
+      // THRESHOLD / 2 + period of its own.
+      long due = now.get() + THRESHOLD / 2 - period;
+      tickUntil(due - 1);
+      assertEquals(0, read.hedges, "one tick before the threshold, the pause not counted");
+      tickUntil(due);
+      assertEquals(1, read.hedges, "at it");
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.curtail.client.track.Pauses;
 import io.curtail.client.wire.Abortable;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,20 @@ class RaceTest {
     assertTrue(race.overdue(learnt, learnt) >= 0, "at it");
     assertEquals(-1, race.overdue(DEADLINE - 1, 2 * DEADLINE), "a larger one never delays it");
     assertTrue(race.overdue(DEADLINE, 2 * DEADLINE) >= 0);
+  }
+
+  @Test
+  void theClientsOwnPauseDoesNotCountAgainstTheDataNode() {
+    long period = DEADLINE / 10;
+    Pauses pauses = new Pauses(period);
+    pauses.look(DEADLINE / 2);
+    long late = DEADLINE / 2 + 4 * period;
+    pauses.look(late); // paused from one period after the look before: 3 periods
+    long paused = 3 * period;
+    assertEquals(-1, race.overdue(DEADLINE + paused - 1, DEADLINE, pauses),
+        "one tick before the deadline, the pause not counted");
+    assertTrue(race.overdue(DEADLINE + paused, DEADLINE, pauses) >= 0, "at it");
+    assertTrue(race.overdue(DEADLINE, DEADLINE) >= 0, "without the pauses, at the deadline");
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.curtail.client.read.striped.StripePolicy.Cell;
 import io.curtail.client.read.striped.StripePolicy.Decision;
 import io.curtail.client.read.striped.StripePolicy.Outcome;
 import io.curtail.client.track.NodeTracker;
+import io.curtail.client.track.Pauses;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Arrays;
@@ -122,14 +123,14 @@ final class StripeRead {
   private Outcome drive() throws IOException {
     long check = reads.cells.checkNanos();
     synchronized (lock) {
-      long lastLook = reads.cells.clock().nanoTime();
+      // A look that comes more than a period late finds this client was paused (a garbage
+      // collection, a starved CPU): no DataNode is to blame for that part of a cell's wait.
+      Pauses pauses = new Pauses(check);
+      pauses.look(reads.cells.clock().nanoTime());
       while (true) {
         long now = reads.cells.clock().nanoTime();
-        // A look that comes more than a period late finds this client was paused (a garbage
-        // collection, a starved CPU): every cell looks late then, and no DataNode is to blame.
-        boolean paused = now - lastLook > 2 * check;
-        lastLook = now;
-        Cell[] seen = paused ? state : late(now);
+        pauses.look(now);
+        Cell[] seen = late(now, pauses);
         Decision d = StripePolicy.decide(k, seen, asked, avoid);
         if (d.outcome == Outcome.READ || d.outcome == Outcome.DECODE) {
           return d.outcome;
@@ -171,12 +172,13 @@ final class StripeRead {
   }
 
   /** The cells' states, those in flight judged late or not ({@link StripePolicy#judge}). */
-  private Cell[] late(long now) {
+  private Cell[] late(long now, Pauses pauses) {
     long[] sinceProgress = new long[state.length];
     long[] threshold = new long[state.length];
     for (int i = 0; i < state.length; i++) {
       if (state[i] == Cell.READING) {
-        sinceProgress[i] = now - reading[i].lastProgressNanos();
+        long progress = reading[i].lastProgressNanos();
+        sinceProgress[i] = now - progress - pauses.within(progress, now);
         threshold[i] = reads.cells.thresholdNanos(reading[i].tracker());
       }
     }
