@@ -1,8 +1,10 @@
 package io.curtail.sim;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The benchmark's own cluster and scenarios, simulated, beside what the benchmark measured: a
@@ -23,7 +25,8 @@ import java.util.List;
  * <p>Everything the host adds is fitted on the healthy mode alone ({@link #benchHost}, its
  * slow spells {@link #benchSpells}): the fault modes' figures are predictions, never fits. Each
  * simulated figure is the median over seeds of the p50 or p99 of as many files as the
- * benchmark's (its rounds each a run of their own, cold, pooled).
+ * benchmark's (its rounds each a run of their own, cold, pooled; all of a seed's rounds and
+ * modes read the same files, placed once, as the benchmark's read the files it wrote once).
  */
 public final class Calibration {
   /** One of the benchmark's scenarios: its name, operation, fault on dn0 and workload. */
@@ -35,6 +38,8 @@ public final class Calibration {
   }
 
   static final int CLIENTS = 6;
+  /** Seeds the placement of a seed's files, the same in all its rounds and modes. */
+  static final long FILES_SEED = 7_000L;
   static final Scenario[] SCENARIOS = {
       new Scenario("read-throttled", Metrics.Op.READ, Fault.Kind.THROTTLED, Workload.reads(6)),
       new Scenario("pread-throttled", Metrics.Op.PREAD, Fault.Kind.THROTTLED,
@@ -97,10 +102,20 @@ public final class Calibration {
 
   /**
    * {@code mode} in {@code sc}: for each of {@code seeds} seeds, {@code rounds} runs of a round
-   * each (their files pooled, as the benchmark's rounds), its p50 and p99; the median of each.
+   * each (their files pooled, as the benchmark's rounds; each seed's files placed once, the same
+   * in every round and mode), its p50 and p99; the median of each.
    */
   static Simulated simulate(Scenario sc, String mode, int rounds, Hardware hw, Spells spells,
       int seeds) {
+    return simulate(sc, mode, rounds, hw, spells, seeds, null);
+  }
+
+  /**
+   * The same, and each file's row written to {@code samples} (if not null) as the benchmark's
+   * {@code samples.csv} has them, with the seed: {@link #SAMPLES_HEADER}.
+   */
+  static Simulated simulate(Scenario sc, String mode, int rounds, Hardware hw, Spells spells,
+      int seeds, PrintWriter samples) {
     double[] p50 = new double[seeds];
     double[] p99 = new double[seeds];
     double[] over400 = new double[seeds];
@@ -111,12 +126,26 @@ public final class Calibration {
       long retries = 0;
       for (int r = 0; r < rounds; r++) {
         Setup setup = setup(sc, hw, 1000L + (long) s * rounds + r, !mode.equals("oracle"));
+        // The benchmark writes a scenario's files once and reads them in every round and mode:
+        // which of them the faulty DataNode holds is one draw per run (seed), not per round.
         Simulation run = new Simulation(setup, mode.equals("curtail") ? Mode.CURTAIL : Mode.STOCK,
-            Policy.defaults(), true).likeTheBenchmark();
+            Policy.defaults(), true).likeTheBenchmark().filesPlacedBy(filesSeed(sc, s));
         if (spells.everyNanos() > 0 && spells.speed() < 1) {
           run.slowSpells(spells.everyNanos(), spells.meanNanos(), spells.speed());
         }
+        if (samples != null) {
+          run.metrics.keepFiles();
+        }
         Metrics m = run.run();
+        if (samples != null) {
+          long bytes = sc.workload().fileBytes();
+          for (Metrics.File f : m.files) {
+            samples.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%s,%.3f,%.3f,%d%n",
+                sc.name(), mode, s, r, f.client(), f.seq(),
+                f.op().name().toLowerCase(Locale.ROOT), f.startNanos() / 1e9,
+                f.latencyNanos() / 1e6, bytes);
+          }
+        }
         retries += m.closeRetries();
         double[] l = m.sortedMs(sc.op());
         runs.add(l);
@@ -141,6 +170,15 @@ public final class Calibration {
     return new Simulated(median(p50), median(p99), median(over400), median(retried), p50, p99);
   }
 
+  /**
+   * The seed of the placement of {@code sc}'s files in seed {@code s}'s run: the same in all its
+   * rounds and modes, and another for each scenario, whose files are others (the benchmark's
+   * {@code Runner.prepare} writes each scenario's own).
+   */
+  static long filesSeed(Scenario sc, int s) {
+    return FILES_SEED + 1_000L * Arrays.asList(SCENARIOS).indexOf(sc) + s;
+  }
+
   /** Every scenario and mode the measured run has, simulated beside it. */
   static Result table(Measured measured, Hardware hw, Spells spells, int seeds) {
     return table(measured, hw, spells, seeds, List.of(MODES));
@@ -149,6 +187,15 @@ public final class Calibration {
   /** The same for {@code modes} only (the healthy one alone, to fit the host on it). */
   static Result table(Measured measured, Hardware hw, Spells spells, int seeds,
       List<String> modes) {
+    return table(measured, hw, spells, seeds, modes, null);
+  }
+
+  /** The same, each simulated file written to {@code samples} if not null. */
+  static Result table(Measured measured, Hardware hw, Spells spells, int seeds,
+      List<String> modes, PrintWriter samples) {
+    if (samples != null) {
+      samples.println(SAMPLES_HEADER);
+    }
     List<String[]> rows = new ArrayList<>();
     List<String[]> ratios = new ArrayList<>();
     int met = 0;
@@ -160,7 +207,7 @@ public final class Calibration {
         meas[m] = modes.contains(MODES[m]) ? measured.get(sc.name(), MODES[m]) : null;
         if (meas[m] != null) {
           int rounds = Math.max(1, Math.round((float) meas[m].files() / sc.filesPerRound()));
-          sim[m] = simulate(sc, MODES[m], rounds, hw, spells, seeds);
+          sim[m] = simulate(sc, MODES[m], rounds, hw, spells, seeds, samples);
           rows.add(new String[] {sc.name(), MODES[m].equals("oracle") ? "healthy (bench: oracle)"
               : MODES[m], f(sim[m].p50Ms()), f(meas[m].p50Ms()), pct(sim[m].p50Ms()
               / meas[m].p50Ms()), f(sim[m].p99Ms()), f(meas[m].p99Ms()), pct(sim[m].p99Ms()
@@ -205,6 +252,9 @@ public final class Calibration {
     return MODES[mode].equals("oracle") ? "healthy" : MODES[mode];
   }
 
+  /** The columns of {@code --samples}: the benchmark's {@code samples.csv}'s, and the seed. */
+  static final String SAMPLES_HEADER =
+      "scenario,mode,seed,round,client,file,op,start_s,latency_ms,bytes";
   static final String[] HEADER = {"scenario", "mode", "sim p50 ms", "bench p50 ms", "p50 off by",
       "sim p99 ms", "bench p99 ms", "p99 off by", "sim files >= 400 ms", "bench files >= 400 ms",
       "sim closes retried", "bench files"};

@@ -1,8 +1,12 @@
 package io.curtail.sim;
 
+import java.io.BufferedWriter;
 import java.io.File;
+import java.io.FileWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +52,8 @@ public final class Main {
         --seeds N             calibrate: seeds per scenario and mode [21]
         --measured PATH       calibrate: the benchmark's results directory (or its summary.csv)
                               to compare with [the run the simulator was fitted on]
+        --samples FILE        calibrate: every simulated file's row written to FILE, as the
+                              benchmark's samples.csv (with the seed) [none]
         --cost-scale F, --write-cost F, --report-us US,
         --spell-every-ms MS, --spell-mean-ms MS, --spell-speed F
                               calibrate: the host's fitted per-packet costs (times F; a
@@ -122,11 +128,18 @@ public final class Main {
         (long) (Double.parseDouble(o.getOrDefault("spell-mean-ms",
             Double.toString(p.meanNanos() / 1e6))) * 1e6),
         Double.parseDouble(o.getOrDefault("spell-speed", Double.toString(p.speed()))));
+    PrintWriter samples = o.containsKey("samples")
+        ? new PrintWriter(new BufferedWriter(new FileWriter(
+            o.get("samples"), StandardCharsets.UTF_8))) : null;
     Calibration.Result t = Calibration.table(measured, hw, p, seeds,
-        List.of(o.getOrDefault("modes", "stock,curtail,oracle").split(",")));
+        List.of(o.getOrDefault("modes", "stock,curtail,oracle").split(",")), samples);
+    if (samples != null) {
+      samples.close();
+    }
     r.text("# Calibration: the benchmark's cluster and scenarios, simulated and measured\n\n"
         + "Simulated: the median over " + seeds + " seeds of the p50 and p99 of as many files as"
-        + " the benchmark's (its rounds each a cold run, pooled); host " + hw + "; slow spells"
+        + " the benchmark's (its rounds each a cold run, pooled, all of a seed's rounds and modes"
+        + " reading the same files, placed once); host " + hw + "; slow spells"
         + " one every " + p.everyNanos() / 1e6 + " ms on average, of mean " + p.meanNanos() / 1e6
         + " ms, at " + p.speed() + " of the cores' speed."
         + " Measured: " + measured.source() + ".");

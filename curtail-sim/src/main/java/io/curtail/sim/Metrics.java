@@ -1,6 +1,8 @@
 package io.curtail.sim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /** What one run measured: per-operation latencies by kind, and the load each mode added. */
 public final class Metrics {
@@ -39,9 +41,32 @@ public final class Metrics {
     }
   }
 
+  /**
+   * Each recorded operation, when asked for ({@link #keepFiles}): its kind, client, start and
+   * latency, for a per-file look at a run (the calibration's {@code --samples}); else null.
+   */
+  List<File> files;
+
+  /** One recorded operation: {@code client}'s {@code seq}-th, started at {@code startNanos}. */
+  record File(Op op, int client, int seq, long startNanos, long latencyNanos) {
+  }
+
+  /** Keeps every recorded operation as well ({@link #files}). */
+  Metrics keepFiles() {
+    files = new ArrayList<>();
+    return this;
+  }
+
   void record(Op op, long startNanos, long latencyNanos) {
+    record(op, -1, -1, startNanos, latencyNanos);
+  }
+
+  void record(Op op, int client, int seq, long startNanos, long latencyNanos) {
     if (startNanos < recordFrom) {
       return;
+    }
+    if (files != null) {
+      files.add(new File(op, client, seq, startNanos, latencyNanos));
     }
     int k = op.ordinal();
     if (counts[k] == latencies[k].length) {

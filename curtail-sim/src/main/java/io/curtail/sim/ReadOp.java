@@ -139,7 +139,7 @@ final class ReadOp {
       return;
     }
     done = true;
-    sim.metrics.record(kind, start, now - start);
+    sim.metrics.record(kind, client.index(), client.done(), start, now - start);
     client.opDone(now);
   }
 

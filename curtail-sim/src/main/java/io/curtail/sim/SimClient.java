@@ -66,6 +66,15 @@ final class SimClient implements EventQueue.Event {
     return knowledge == null || !knowledge.avoided(dn, now);
   }
 
+  /** This client's number, and how many operations it has finished. */
+  int index() {
+    return index;
+  }
+
+  int done() {
+    return done;
+  }
+
   void avoid(DataNode dn, long now) {
     knowledge.avoid(dn, now);
   }

@@ -92,6 +92,20 @@ public final class Simulation {
   }
 
   /**
+   * Places the catalogue's files again, by the NameNode's default placement with a writer off the
+   * cluster, from {@code seed} alone: runs given the same seed read the same files held by the
+   * same DataNodes, as the benchmark's rounds and modes all read the files it wrote once before
+   * them (its {@code Runner.prepare}). Call before {@link #run}.
+   */
+  public Simulation filesPlacedBy(long seed) {
+    SplittableRandom files = new SplittableRandom(seed);
+    for (int i = 0; i < catalogue.length; i++) {
+      catalogue[i] = cluster.place(-1, files, Cluster.Eligible.ANY);
+    }
+    return this;
+  }
+
+  /**
    * Slows the shared host's cores in spells: to {@code speed} of their usual speed, for an
    * exponentially distributed time of mean {@code meanNanos}, one spell every
    * {@code everyNanos} on average (exponential gaps). It stands for the other processes of the

@@ -329,7 +329,8 @@ final class WriteOp implements EventQueue.Event {
         sim.metrics.closeRetries++;
       }
     }
-    sim.metrics.record(Metrics.Op.WRITE, start, done - start);
+    sim.metrics.record(Metrics.Op.WRITE, client.index(), client.done(), start,
+        done - start);
     client.opDoneAt(done);
   }
 }

@@ -72,4 +72,43 @@ class CalibrationTest {
     }
     assertTrue(md.contains("0 of 0 met"), "one mode alone has no ratio to judge: " + md);
   }
+
+  @Test
+  void aSeedsRoundsAndModesReadTheSameFilesWhereverTheyAre() {
+    Calibration.Scenario sc = Calibration.SCENARIOS[1];
+    Hardware hw = Calibration.benchHost();
+    int seed = 3;
+    long files = Calibration.filesSeed(sc, seed);
+    Simulation round0 = new Simulation(Calibration.setup(sc, hw, 1000, true), Mode.STOCK,
+        Policy.defaults(), true).likeTheBenchmark().filesPlacedBy(files);
+    Simulation round1 = new Simulation(Calibration.setup(sc, hw, 1001, false), Mode.CURTAIL,
+        Policy.defaults(), true).likeTheBenchmark().filesPlacedBy(files);
+    assertTrue(java.util.Arrays.deepEquals(round0.catalogue, round1.catalogue),
+        "another round and mode, the same placement");
+    Simulation other = new Simulation(Calibration.setup(sc, hw, 1000, true), Mode.STOCK,
+        Policy.defaults(), true).likeTheBenchmark()
+        .filesPlacedBy(Calibration.filesSeed(Calibration.SCENARIOS[0], seed));
+    assertTrue(!java.util.Arrays.deepEquals(round0.catalogue, other.catalogue),
+        "another scenario's files are others");
+  }
+
+  @Test
+  void theSamplesAreEveryFileAsTheBenchmarksAre(@TempDir File dir) throws Exception {
+    File samples = new File(dir, "samples.csv");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int rc = Main.run(new String[] {"calibrate", "--seeds", "1", "--modes", "oracle", "--out",
+        dir.getPath(), "--samples", samples.getPath()}, new PrintStream(bytes, true,
+        StandardCharsets.UTF_8));
+    assertEquals(0, rc, bytes.toString(StandardCharsets.UTF_8));
+    java.util.List<String> lines = Files.readAllLines(samples.toPath());
+    assertEquals(Calibration.SAMPLES_HEADER, lines.get(0));
+    // The fitted run's rounds: 4 of 36 files read in each read scenario, 4 of 24 written.
+    assertEquals(1 + 2 * 4 * 36 + 4 * 24, lines.size());
+    String[] row = lines.get(1).split(",");
+    assertEquals(10, row.length, lines.get(1));
+    assertEquals("read-throttled", row[0]);
+    assertEquals("oracle", row[1]);
+    assertEquals("read", row[6]);
+    assertTrue(Double.parseDouble(row[8]) > 0, lines.get(1));
+  }
 }
