@@ -409,7 +409,11 @@ class CurtailReadTest {
     long socketsBefore = sockets();
     try (CurtailDistributedFileSystem fs = curtail("curtail.read.hedging", "static",
         "curtail.read.hedging.static.threshold.ms", "1");
-        Fault slow = cluster.throttleReads(1, 512 * KIB)) {
+        // Every packet of dn1's 20 ms late. (A throttle of 512 KiB/s let a block of 256 KiB
+        // through at once whenever dn1 had been idle half a second, as a loaded machine made it,
+        // and left the hedge to chance.)
+        Fault slow = cluster.slowDisk(1, DiskFault.serviceTime(Duration.ofMillis(20))
+            .on(DiskFault.Access.READS))) {
       // The replicas come in an order of the NameNode's and the client's choosing: read until
       // some read began on dn1 and was hedged, five times at least.
       for (int i = 0; i < 5 || (i < 40 && fs.hedgesTried() == 0); i++) {

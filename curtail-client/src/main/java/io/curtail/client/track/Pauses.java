@@ -8,6 +8,9 @@ package io.curtail.client.track;
  * only ({@link #within}), so a hedge or a read around is started on a DataNode's lateness, never
  * on the client's own.
  *
+ * <p>On a host so busy that every look comes late, a wait counts a period a look: hedges then
+ * come later in wall time, as the client's own reading of the packet would have.
+ *
  * <p>Keeps the last {@value #KEPT} pauses: a packet's wait spans a few looks, and a pause older
  * than that many is long over before any wait still judged began.
  *
