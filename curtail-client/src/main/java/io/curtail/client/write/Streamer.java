@@ -392,6 +392,16 @@ final class Streamer {
 
   /** Replaces the DataNode fail-fast judged slow, or keeps the pipeline if that fails. */
   private void replaceSlow(PipelineFailure stop) throws IOException {
+    if (queue.blockEndAcked()) {
+      // Judged while the block's end was on its way back: every replica is final, and a
+      // recovery would find none to recover. Nothing is left to replace.
+      if (pipe.block != null) {
+        LOG.info("Not replacing file={} block={} datanode={}: the block ended first", src,
+            pipe.block, pipe.targets.nodes[stop.failFast.replaceIndex()]);
+        endBlock();
+      }
+      return;
+    }
     pipe.stop();
     queue.moveTo(WriterState.REPLACING);
     Pipeline.Targets before = pipe.targets;

@@ -21,6 +21,8 @@ final class WriteQueue {
   private WriterState state = WriterState.IDLE;
   private long lastAckedSeqno = -1;
   private long bytesAcked;
+  /** Whether the current block's end-of-block packet was acknowledged: its replicas are final. */
+  private boolean blockEndAcked;
   /** The pipeline packets go to now, null when there is none. */
   private Abortable current;
   /** Why {@link #current} stopped, set by its ack reader or by fail-fast; null while it runs. */
@@ -222,6 +224,12 @@ final class WriteQueue {
   /** A new block starts empty; an appended one at its length. */
   synchronized void blockStarts(long bytesAlreadyInBlock) {
     bytesAcked = bytesAlreadyInBlock;
+    blockEndAcked = false;
+  }
+
+  /** Whether the current block's end-of-block packet was acknowledged (see {@link #acked}). */
+  synchronized boolean blockEndAcked() {
+    return blockEndAcked;
   }
 
   /** Moves packets in flight back to the head of the queue; whether the block's end was one. */
@@ -275,6 +283,7 @@ final class WriteQueue {
     inFlight.removeFirst();
     lastAckedSeqno = seqno;
     bytesAcked = Math.max(bytesAcked, acked.end());
+    blockEndAcked |= acked.lastInBlock;
     notifyAll();
     return acked;
   }

@@ -82,6 +82,27 @@ class WriteQueueTest {
   }
 
   @Test
+  void aBlocksEndAcknowledgedIsKnownUntilTheNextBlockStarts() throws IOException {
+    queue.pipelineStarted(pipeline);
+    Packet data = packet(0, 512);
+    Packet end = Packet.endOfBlock(512);
+    end.seal(seqno++, CRC);
+    queue.enqueue(data, 8);
+    queue.enqueue(end, 8);
+    queue.markSent(queue.nextToSend(Long.MAX_VALUE, null));
+    queue.acked(data.seqno());
+    assertFalse(queue.blockEndAcked(), "data acknowledged, the end not yet sent");
+    queue.markSent(queue.nextToSend(0, heartbeat));
+    assertFalse(queue.blockEndAcked(), "the end in flight");
+    // Fail-fast may stop the pipeline now, on what the acks showed a moment ago.
+    queue.stop(pipeline, new PipelineFailure("a slow one to replace", 1, null));
+    queue.acked(end.seqno());
+    assertTrue(queue.blockEndAcked(), "the replicas are final: nothing is left to replace");
+    queue.blockStarts(0);
+    assertFalse(queue.blockEndAcked(), "a new block");
+  }
+
+  @Test
   void aFailedPipelineRecoversWithItsPacketsPutBack() throws IOException {
     queue.pipelineStarted(pipeline);
     Packet a = packet(0, 512);
