@@ -66,8 +66,8 @@ class WriteQueueTest {
     queue.checkFailure();
   }
 
-  @Test
-  void aBlocksEndWaitsForItsDataToBeAcknowledged() throws IOException {
+  /** Starts a pipeline and queues 512 bytes and the block's end; sends the data. */
+  private Packet[] dataSentThenEndQueued() throws IOException {
     queue.pipelineStarted(pipeline);
     Packet data = packet(0, 512);
     Packet end = Packet.endOfBlock(512);
@@ -75,6 +75,14 @@ class WriteQueueTest {
     queue.enqueue(data, 8);
     queue.enqueue(end, 8);
     queue.markSent(queue.nextToSend(Long.MAX_VALUE, null));
+    return new Packet[] {data, end};
+  }
+
+  @Test
+  void aBlocksEndWaitsForItsDataToBeAcknowledged() throws IOException {
+    Packet[] dataAndEnd = dataSentThenEndQueued();
+    Packet data = dataAndEnd[0];
+    Packet end = dataAndEnd[1];
     assertSame(heartbeat, queue.nextToSend(0, heartbeat),
         "with data in flight the block's end waits: the idle pipeline gets a heartbeat");
     queue.acked(data.seqno());
@@ -83,13 +91,9 @@ class WriteQueueTest {
 
   @Test
   void aBlocksEndAcknowledgedIsKnownUntilTheNextBlockStarts() throws IOException {
-    queue.pipelineStarted(pipeline);
-    Packet data = packet(0, 512);
-    Packet end = Packet.endOfBlock(512);
-    end.seal(seqno++, CRC);
-    queue.enqueue(data, 8);
-    queue.enqueue(end, 8);
-    queue.markSent(queue.nextToSend(Long.MAX_VALUE, null));
+    Packet[] dataAndEnd = dataSentThenEndQueued();
+    Packet data = dataAndEnd[0];
+    Packet end = dataAndEnd[1];
     queue.acked(data.seqno());
     assertFalse(queue.blockEndAcked(), "data acknowledged, the end not yet sent");
     queue.markSent(queue.nextToSend(0, heartbeat));
