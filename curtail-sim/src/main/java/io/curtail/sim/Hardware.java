@@ -57,6 +57,12 @@ public record Hardware(long diskBytesPerSec, long diskOpNanos, long netBytesPerS
         (long) (clientPacketNanos * f), jitter, reportNanos, writeCost);
   }
 
+  /** The same hardware with the client's cost of a packet {@code f} times as long. */
+  public Hardware withClientCost(double f) {
+    return new Hardware(diskBytesPerSec, diskOpNanos, netBytesPerSec, netOpNanos, hopNanos,
+        (long) (clientPacketNanos * f), jitter, reportNanos, writeCost);
+  }
+
   public Hardware withReportNanos(long nanos) {
     return new Hardware(diskBytesPerSec, diskOpNanos, netBytesPerSec, netOpNanos, hopNanos,
         clientPacketNanos, jitter, nanos, writeCost);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The command line: {@code java -jar curtail-sim.jar simulate|study|calibrate [options]}. */
 public final class Main {
@@ -54,11 +55,12 @@ public final class Main {
                               to compare with [the run the simulator was fitted on]
         --samples FILE        calibrate: every simulated file's row written to FILE, as the
                               benchmark's samples.csv (with the seed) [none]
-        --cost-scale F, --write-cost F, --report-us US,
+        --cost-scale F, --client-cost F, --write-cost F, --report-us US,
         --spell-every-ms MS, --spell-mean-ms MS, --spell-speed F
-                              calibrate: the host's fitted per-packet costs (times F; a
-                              DataNode's write costs F times its read's), block-report delay
-                              and slow spells, to fit them again on a new healthy run
+                              calibrate: the host's fitted per-packet costs (times F; the
+                              client's alone times F; a DataNode's write costs F times its
+                              read's), block-report delay and slow spells, to fit them again
+                              on a new healthy run
         --out DIR             where report.md, results.csv and plots/ go [sim-results/<time>]
       """;
 
@@ -114,6 +116,9 @@ public final class Main {
     Hardware hw = Calibration.benchHost();
     if (o.containsKey("cost-scale")) {
       hw = hw.scaled(Double.parseDouble(o.get("cost-scale")));
+    }
+    if (o.containsKey("client-cost")) {
+      hw = hw.withClientCost(Double.parseDouble(o.get("client-cost")));
     }
     if (o.containsKey("write-cost")) {
       hw = hw.withWriteCost(Double.parseDouble(o.get("write-cost")));
@@ -210,13 +215,23 @@ public final class Main {
         + s.workload().preads() + ":" + s.workload().writes() + "), seed " + s.seed();
   }
 
-  private static Map<String, String> options(String[] args) {
+  /** Every option {@link #HELP} names: a misspelt one is refused, not silently ignored. */
+  private static final Set<String> OPTIONS = Set.of("datanodes", "racks", "clients",
+      "clients-per-jvm", "minutes", "warmup-s", "pace-ms", "mix", "fraction", "faults", "modes",
+      "knowledge-nodes", "sensitivity-fraction", "parts", "shared-file-system", "seed", "seeds",
+      "measured", "samples", "cost-scale", "client-cost", "write-cost", "report-us",
+      "spell-every-ms", "spell-mean-ms", "spell-speed", "out", "help");
+
+  static Map<String, String> options(String[] args) {
     Map<String, String> o = new HashMap<>();
     for (int i = 1; i < args.length; i++) {
       if (!args[i].startsWith("--")) {
         throw new IllegalArgumentException("expected an --option, got '" + args[i] + "'");
       }
       String key = args[i].substring(2);
+      if (!OPTIONS.contains(key)) {
+        throw new IllegalArgumentException("unknown option '" + args[i] + "' (--help lists them)");
+      }
       if (key.equals("help")) {
         o.put(key, "");
       } else if (i + 1 < args.length) {

@@ -1,6 +1,7 @@
 package io.curtail.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -84,5 +85,12 @@ class SimulationTest {
         StandardCharsets.UTF_8)));
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertTrue(out.contains("simulate") && out.contains("study") && out.contains("calibrate"));
+  }
+
+  @Test
+  void aMisspeltOptionIsRefusedByName() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Main.run(new String[] {"simulate", "--datanode", "10"}, System.out));
+    assertEquals("unknown option '--datanode' (--help lists them)", e.getMessage());
   }
 }
