@@ -174,6 +174,36 @@ class StripedReadTest {
     assertNoStripedThreadsWithin(TimeUnit.SECONDS.toNanos(20));
   }
 
+  /**
+   * A positional read reads the cells it asks for straight into the caller's array; one cut
+   * because its stripe was decoded around it must be done writing there when the read returns.
+   */
+  @Test
+  void aCutCellLeavesTheCallersArrayAlone() throws IOException {
+    Path p = file("RS-3-2-1024k", 6);
+    int slow = dataNodeOf(p, 0);
+    try (CurtailDistributedFileSystem fs = curtail();
+        Fault throttled = cluster.throttleReads(slow, 32 * 1024); // a packet: 2 s
+        FSDataInputStream in = fs.open(p)) {
+      byte[] got = new byte[MIB];
+      byte[] want = new byte[MIB];
+      for (int stripe = 0; stripe < 2; stripe++) {
+        long at = stripe * 3L * MIB; // data cell 0, on the throttled DataNode
+        in.readFully(at, got);
+        SeededData.fill(6, at, want, 0, MIB);
+        assertArrayEquals(want, got, "the cell at " + at);
+        Arrays.fill(got, (byte) 0x5a);
+        sleep(); // a cell still reading would write its next packets here
+        sleep();
+        for (int i = 0; i < MIB; i++) {
+          assertEquals((byte) 0x5a, got[i], "byte " + i + " written after the read at " + at
+              + " returned");
+        }
+      }
+      assertTrue(fs.stripedReads().stripesDecoded() > 0, "nothing read around DataNode " + slow);
+    }
+  }
+
   /** The cells cut when their stripes were decoded ended, and their threads with them. */
   private static void assertNoStripedThreadsWithin(long nanos) {
     long deadline = System.nanoTime() + nanos;

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every cell read covers the same range of its internal block, [{@code lo}, {@code hi}) past
  * the stripe's start: the part of a cell the read asks for if it asks for one cell, else whole
- * cells; that is what lets any {@code k} of them decode the others.
+ * cells; that is what lets any {@code k} of them decode the others. An asked-for cell is read
+ * straight into the caller's array; the others, read only to decode, into arrays of their own.
+ * So no cell's thread may outlive the read: {@link #end} waits for those it cut.
  *
  * <p>One use, by one thread; its cells' threads only report back under {@link #lock}.
  */
@@ -58,7 +60,14 @@ final class StripeRead {
   private final Cell[] state;
   private final CellReads.Cell[] reading;
   private final boolean[] around;
+  /** Where each cell's bytes are: {@link #data} from {@link #dataOff}, {@code hi - lo} of them. */
   private final byte[][] data;
+  private final int[] dataOff;
+  /** Cells whose threads have not yet reported back. */
+  private final boolean[] running;
+  /** The caller's array and where stripe byte {@code a} goes in it; set as the read starts. */
+  private byte[] dst;
+  private int dstOff;
   private final IOException[] failures;
   private final Object lock = new Object();
 
@@ -77,6 +86,10 @@ final class StripeRead {
     this.verifyChecksum = verifyChecksum;
     int first = a / cellSize;
     int last = (b - 1) / cellSize;
+    if (first != last && (a % cellSize != 0 || b % cellSize != 0)) {
+      throw new IllegalArgumentException("stripe bytes [" + a + ", " + b + ") are neither part"
+          + " of one cell nor whole cells of " + cellSize);
+    }
     this.lo = first == last ? a % cellSize : 0;
     this.hi = first == last ? (b - 1) % cellSize + 1 : cellSize;
     int n = k + policy.getNumParityUnits();
@@ -89,6 +102,8 @@ final class StripeRead {
     this.reading = new CellReads.Cell[n];
     this.around = new boolean[n];
     this.data = new byte[n][];
+    this.dataOff = new int[n];
+    this.running = new boolean[n];
     this.failures = new IOException[n];
     Map<String, Boolean> slow = reads.cells.knownSlow(group);
     for (int i = 0; i < n; i++) {
@@ -104,6 +119,8 @@ final class StripeRead {
 
   /** Reads the stripe's bytes [a, b) into {@code dst} from {@code off}. */
   void readInto(byte[] dst, int off) throws IOException {
+    this.dst = dst;
+    this.dstOff = off;
     Outcome outcome = Outcome.LOST;
     try {
       outcome = drive();
@@ -114,9 +131,9 @@ final class StripeRead {
       end(outcome == Outcome.DECODE);
     }
     for (int i = a / cellSize; i <= (b - 1) / cellSize; i++) {
-      int from = Math.max(a, i * cellSize);
-      int to = Math.min(b, (i + 1) * cellSize);
-      System.arraycopy(data[i], from - i * cellSize - lo, dst, off + from - a, to - from);
+      if (data[i] != dst) { // decoded
+        System.arraycopy(data[i], 0, dst, off + i * cellSize + lo - a, hi - lo);
+      }
     }
   }
 
@@ -190,14 +207,19 @@ final class StripeRead {
     int length = holds[i];
     CellReads.Cell cell = reads.cells.open(client, file, block, stripe * cellSize + lo, length,
         verifyChecksum);
-    byte[] into = new byte[hi - lo]; // zeros past what it holds, as the encoder padded
+    // An asked-for cell's range is the caller's (a piece of one cell, or whole cells), so it is
+    // read where it goes; another into zeros past what it holds, as the encoder padded.
+    byte[] into = asked[i] ? dst : new byte[hi - lo];
+    int at = asked[i] ? dstOff + i * cellSize + lo - a : 0;
     reading[i] = cell;
     data[i] = into;
+    dataOff[i] = at;
     state[i] = Cell.READING;
+    running[i] = true;
     reads.threads.execute(() -> {
       IOException failure = null;
       try {
-        cell.readInto(into, 0);
+        cell.readInto(into, at);
       } catch (ChecksumException e) {
         LOG.warn("Bad checksum, reporting cell file={} block={} datanode={} offset={}", file,
             block.getBlock(), block.getLocations()[0], e.getPos());
@@ -207,6 +229,7 @@ final class StripeRead {
         failure = e instanceof IOException ? (IOException) e : new IOException(e);
       }
       synchronized (lock) {
+        running[i] = false;
         if (state[i] == Cell.READING) {
           state[i] = failure == null ? Cell.ARRIVED : Cell.FAILED;
           failures[i] = failure;
@@ -238,7 +261,8 @@ final class StripeRead {
     int taken = 0;
     for (int i = 0; i < n && taken < k; i++) {
       if (state[i] == Cell.ARRIVED || state[i] == Cell.EMPTY) {
-        inputs[i] = data[i] != null ? data[i] : new byte[hi - lo];
+        inputs[i] = data[i] == null ? new byte[hi - lo]
+            : data[i] != dst ? data[i] : Arrays.copyOfRange(dst, dataOff[i], dataOff[i] + hi - lo);
         taken++;
       }
     }
@@ -260,10 +284,11 @@ final class StripeRead {
   }
 
   /**
-   * Cuts the cells still in flight; gives back what reads around held, each one that arrived for
-   * a decode counted as used (a hedge won), any other as not (lost: its DataNode backs off).
+   * Cuts the cells still in flight and waits until their threads are done writing (a cut read
+   * wakes at once); gives back what reads around held, each one that arrived for a decode
+   * counted as used (a hedge won), any other as not (lost: its DataNode backs off).
    */
-  private void end(boolean decoded) {
+  private void end(boolean decoded) throws InterruptedIOException {
     synchronized (lock) {
       for (int i = 0; i < state.length; i++) {
         if (state[i] == Cell.READING) {
@@ -274,6 +299,21 @@ final class StripeRead {
           boolean used = decoded && state[i] == Cell.ARRIVED;
           reads.cells.readAroundDone(reading[i].tracker(), used);
         }
+      }
+      boolean interrupted = false;
+      for (int i = 0; i < running.length; i++) {
+        while (running[i]) {
+          try {
+            lock.wait();
+          } catch (InterruptedException e) {
+            interrupted = true; // the cut threads end anyway; the caller's array must outlive them
+          }
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted reading " + group.getBlock() + " of "
+            + file);
       }
     }
   }
