@@ -42,9 +42,10 @@ public enum CurtailKey {
   READ_NAMENODE_LOAD("curtail.read.namenode.load", "true",
       "read last, and hedge at the floor while a client knows nothing yet, a replica whose DataNode the"
           + " NameNode reports (with the block's locations) as having many more transfers open"
-          + " than the block's least-loaded replica; false to measure what it is worth"),
+          + " than the block's typical replica (the median of their counts); false to measure"
+          + " what it is worth"),
   READ_NAMENODE_LOAD_FACTOR("curtail.read.namenode.load.factor", "2.0",
-      "a loaded replica has at least this many times the least-loaded replica's transfers"),
+      "a loaded replica has at least this many times the typical replica's transfers"),
   READ_NAMENODE_LOAD_MARGIN("curtail.read.namenode.load.margin", "4",
       "and at least this many more, so that 2 against 1 is not load"),
   READ_NAMENODE_LOAD_STALE_MS("curtail.read.namenode.load.stale.ms", "30000",
