@@ -27,28 +27,28 @@ record Measured(String source, Map<String, Figures> byScenarioAndMode,
 
   /**
    * The run the calibration was fitted on: {@code java -jar bench/target/curtail-bench.jar -m
-   * stock,curtail,oracle -s read-throttled,write-slow-disk,pread-throttled --rounds 4}, 2026-11-27
-   * 23:51 UTC, two cores shared with other sessions (load average 2 to 13); its summary.csv is
-   * {@code curtail-sim/runs/2026-11-27/bench-calibration/summary.csv}.
+   * stock,curtail,oracle -s read-throttled,write-slow-disk,pread-throttled --rounds 9}, 2026-11-29
+   * 01:18 UTC, two cores (load average 2.5 at the start); its summary.csv is
+   * {@code curtail-sim/runs/2026-11-29/bench-calibration/summary.csv}.
    */
   static Measured fitted() {
     Map<String, Figures> m = new LinkedHashMap<>();
-    m.put(key("read-throttled", "stock"), new Figures(144, 44.36, 12496.786, 30 / 144.0));
-    m.put(key("read-throttled", "curtail"), new Figures(144, 62.094, 209.26, 0));
-    m.put(key("read-throttled", "oracle"), new Figures(144, 73.931, 345.141, 0));
-    m.put(key("write-slow-disk", "stock"), new Figures(96, 2171.395, 4418.311, 77 / 96.0));
-    m.put(key("write-slow-disk", "curtail"), new Figures(96, 208.216, 942.881, 17 / 96.0));
-    m.put(key("write-slow-disk", "oracle"), new Figures(96, 169.478, 1038.985, 36 / 96.0));
-    m.put(key("pread-throttled", "stock"), new Figures(144, 79.83, 10439.247, 30 / 144.0));
-    m.put(key("pread-throttled", "curtail"), new Figures(144, 75.878, 324.245, 0));
-    m.put(key("pread-throttled", "oracle"), new Figures(144, 75.657, 264.331, 0));
+    m.put(key("read-throttled", "stock"), new Figures(324, 11.84, 11996.947, 65 / 324.0));
+    m.put(key("read-throttled", "curtail"), new Figures(324, 18.903, 60.38, 0));
+    m.put(key("read-throttled", "oracle"), new Figures(324, 20.129, 46.106, 0));
+    m.put(key("write-slow-disk", "stock"), new Figures(216, 2630.283, 4013.923, 163 / 216.0));
+    m.put(key("write-slow-disk", "curtail"), new Figures(216, 94.066, 300.522, 0));
+    m.put(key("write-slow-disk", "oracle"), new Figures(216, 76.093, 531.34, 69 / 216.0));
+    m.put(key("pread-throttled", "stock"), new Figures(324, 15.328, 13945.048, 69 / 324.0));
+    m.put(key("pread-throttled", "curtail"), new Figures(324, 20.215, 77.198, 0));
+    m.put(key("pread-throttled", "oracle"), new Figures(324, 20.448, 40.713, 0));
     Map<String, double[]> intervals = new LinkedHashMap<>();
-    intervals.put(ratioKey("read-throttled", "curtail", "oracle"), new double[] {0.5250, 1.0336});
-    intervals.put(ratioKey("write-slow-disk", "curtail", "oracle"), new double[] {0.7022, 1.3112});
-    intervals.put(ratioKey("pread-throttled", "curtail", "oracle"), new double[] {0.7957, 1.8020});
+    intervals.put(ratioKey("read-throttled", "curtail", "oracle"), new double[] {1.1873, 1.6386});
+    intervals.put(ratioKey("write-slow-disk", "curtail", "oracle"), new double[] {0.5442, 0.6154});
+    intervals.put(ratioKey("pread-throttled", "curtail", "oracle"), new double[] {1.1702, 2.4223});
     return new Measured("`java -jar bench/target/curtail-bench.jar -m stock,curtail,oracle -s"
-        + " read-throttled,write-slow-disk,pread-throttled --rounds 4`, 2026-11-27 23:51 UTC,"
-        + " two shared cores (curtail-sim/runs/2026-11-27/bench-calibration/)", m, intervals);
+        + " read-throttled,write-slow-disk,pread-throttled --rounds 9`, 2026-11-29 01:18 UTC,"
+        + " two cores (curtail-sim/runs/2026-11-29/bench-calibration/)", m, intervals);
   }
 
   /**

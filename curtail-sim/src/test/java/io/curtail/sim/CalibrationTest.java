@@ -102,8 +102,8 @@ class CalibrationTest {
     assertEquals(0, rc, bytes.toString(StandardCharsets.UTF_8));
     java.util.List<String> lines = Files.readAllLines(samples.toPath());
     assertEquals(Calibration.SAMPLES_HEADER, lines.get(0));
-    // The fitted run's rounds: 4 of 36 files read in each read scenario, 4 of 24 written.
-    assertEquals(1 + 2 * 4 * 36 + 4 * 24, lines.size());
+    // The fitted run's rounds: 9 of 36 files read in each read scenario, 9 of 24 written.
+    assertEquals(1 + 2 * 9 * 36 + 9 * 24, lines.size());
     String[] row = lines.get(1).split(",");
     assertEquals(10, row.length, lines.get(1));
     assertEquals("read-throttled", row[0]);
