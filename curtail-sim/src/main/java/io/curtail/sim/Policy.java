@@ -47,6 +47,8 @@ public final class Policy {
     KNOWLEDGE_NODES("knowledge-nodes", 1024),
     /** The watchdog's period: a cold threshold, or a refused hedge, is looked at again then. */
     CHECK_MS("check-ms", 5),
+    /** {@code curtail.write.failfast.check.ms}: every open pipeline judged, acks or not. */
+    FAILFAST_CHECK_MS("failfast-check-ms", 50),
     /** {@code curtail.read.namenode.load.factor}; 0 turns the rule off. */
     LOAD_FACTOR("load-factor", 2),
     LOAD_MARGIN("load-margin", 4),
@@ -141,6 +143,11 @@ public final class Policy {
   /** {@code curtail.read.hedging.check.ms}: how often the client's watchdog looks at packets. */
   long checkNanos() {
     return nanos(Threshold.CHECK_MS);
+  }
+
+  /** {@code curtail.write.failfast.check.ms}: how often every open pipeline is judged. */
+  long failFastCheckNanos() {
+    return nanos(Threshold.FAILFAST_CHECK_MS);
   }
 
   long readMinSlowdownNanos() {

@@ -60,6 +60,8 @@ final class WriteOp implements EventQueue.Event {
   private int acked;
   private int gen;
   private int aborted;
+  /** Until when the pipeline is being rebuilt: the client judges no pipeline under repair. */
+  private long repairedAt;
 
   WriteOp(Simulation sim, SimClient client, int[] placed, long bytes, long blockBytes) {
     this.sim = sim;
@@ -89,6 +91,7 @@ final class WriteOp implements EventQueue.Event {
     }
     if (sim.mode == Mode.CURTAIL) {
       watch();
+      sim.q.at(start + sim.policy.failFastCheckNanos(), this, CHECK << 7);
     }
     sim.metrics.blocksWritten++;
   }
@@ -129,12 +132,20 @@ final class WriteOp implements EventQueue.Event {
     return (gen << 10) | (stage << 7) | slot;
   }
 
-  /** Stages: 0 an acknowledgement; 1..3 a packet reaches DataNode 0..2; 4..6 it takes the next. */
+  /**
+   * Stages: 0 an acknowledgement; 1..3 a packet reaches DataNode 0..2; 4..6 it takes the next;
+   * 7 the client's periodic look at the pipeline.
+   */
   private static final int REACH = 1;
   private static final int NEXT = 4;
+  private static final int CHECK = 7;
 
   @Override
   public void fire(long now, int tag) {
+    if (((tag >>> 7) & 7) == CHECK) {
+      check(now);
+      return;
+    }
     if ((tag >>> 10) != gen) {
       return; // a packet of a pipeline replaced since
     }
@@ -236,7 +247,6 @@ final class WriteOp implements EventQueue.Event {
 
   /** Curtail's look at the pipeline after an acknowledgement; true if it is being replaced. */
   private boolean attribute(int packet, long now) {
-    Policy p = sim.policy;
     attribution.attribute(sentAt[packet % WINDOW], now, downstream[packet % WINDOW], samples);
     for (int i = 0; i < pipeline.length; i++) {
       if (samples[i] != WriteAttribution.NO_EVIDENCE) {
@@ -246,6 +256,27 @@ final class WriteOp implements EventQueue.Event {
     if (acked == packets || acked % JUDGE_EVERY != 0) {
       return false;
     }
+    return judge(now);
+  }
+
+  /**
+   * The client's periodic look ({@code curtail.write.failfast.check.ms}): every open pipeline is
+   * judged on what the JVM knows of its DataNodes, even one whose acks are queued behind a slow
+   * DataNode's disk, unless it is being rebuilt; the client's {@code AckReader.check}.
+   */
+  private void check(long now) {
+    if (acked == packets) {
+      return; // closed: no more looks
+    }
+    if (now >= repairedAt) {
+      judge(now);
+    }
+    sim.q.at(now + sim.policy.failFastCheckNanos(), this, CHECK << 7);
+  }
+
+  /** Fail-fast's decision on the pipeline now, carried out; true if it is being replaced. */
+  private boolean judge(long now) {
+    Policy p = sim.policy;
     stats.clear();
     for (NodeTracker t : trackers) {
       stats.add(client.knowledge.stats(t.writes(), p.writeWindow(), p.percentile()));
@@ -280,12 +311,14 @@ final class WriteOp implements EventQueue.Event {
     java.util.Arrays.fill(waitingCount, 0);
     java.util.Arrays.fill(nextScheduled, false);
     if (rebuilt - now > d.rebuildTimeoutNanos()) { // overran: the block keeps its pipeline
+      repairedAt = now + d.rebuildTimeoutNanos();
       aborted++;
       sim.metrics.rebuildsAborted++;
       sim.metrics.rebuildBytes += ackedBytes;
       fill(now + d.rebuildTimeoutNanos());
       return;
     }
+    repairedAt = rebuilt;
     sim.metrics.replacements++;
     sim.metrics.rebuildBytes += ackedBytes;
     DataNode slow = pipeline[d.replaceIndex()];

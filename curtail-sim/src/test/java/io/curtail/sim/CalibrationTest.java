@@ -73,6 +73,28 @@ class CalibrationTest {
     assertTrue(md.contains("0 of 0 met"), "one mode alone has no ratio to judge: " + md);
   }
 
+  /**
+   * The client judges every open pipeline at its periodic look, acks or not: on the benchmark's
+   * host, a pipeline whose acks queue behind the slow disk's other writers is replaced long
+   * before its own fourth ack, as the client's is.
+   */
+  @Test
+  void aPipelineWaitingBehindASlowDiskIsJudgedAtTheClientsLook() {
+    Calibration.Scenario sc = Calibration.SCENARIOS[2];
+    assertEquals("write-slow-disk", sc.name());
+    double looking = writeP90(sc, Policy.defaults());
+    double notLooking = writeP90(sc, Policy.defaults().with("failfast-check-ms", 600_000));
+    assertTrue(looking < 0.8 * notLooking, "p90 " + looking + " ms with the client's looks, "
+        + notLooking + " without");
+  }
+
+  private static double writeP90(Calibration.Scenario sc, Policy policy) {
+    Hardware hw = Calibration.benchHost();
+    Simulation run = new Simulation(Calibration.setup(sc, hw, 1, true), Mode.CURTAIL, policy,
+        true).likeTheBenchmark().filesPlacedBy(Calibration.filesSeed(sc, 1));
+    return run.run().quantileMs(Metrics.Op.WRITE, 0.9);
+  }
+
   @Test
   void aSeedsRoundsAndModesReadTheSameFilesWhereverTheyAre() {
     Calibration.Scenario sc = Calibration.SCENARIOS[1];
