@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.hdfs.DFSClient;
@@ -156,7 +157,7 @@ final class StripeRead {
           throw lost();
         }
         for (int i : d.direct) {
-          start(i, false);
+          start(i);
         }
         for (int j = 0; j < d.around.length; j++) {
           int i = d.around[j];
@@ -167,7 +168,7 @@ final class StripeRead {
             LOG.debug("Reading around file={} block={} stripe={} cell={} datanode={} cells={}"
                 + " avoid={}", file, group.getBlock(), stripe, i, internal[i].getLocations()[0],
                 Arrays.toString(seen), Arrays.toString(avoid));
-            start(i, true);
+            start(i);
           } else {
             reads.readAroundDenied();
             // Asked-for cells on known-slow DataNodes are read there after all.
@@ -202,7 +203,7 @@ final class StripeRead {
     return StripePolicy.judge(state, sinceProgress, threshold);
   }
 
-  private void start(int i, boolean aroundRead) {
+  private void start(int i) {
     LocatedBlock block = internal[i];
     int length = holds[i];
     CellReads.Cell cell = reads.cells.open(client, file, block, stripe * cellSize + lo, length,
@@ -216,8 +217,21 @@ final class StripeRead {
     dataOff[i] = at;
     state[i] = Cell.READING;
     running[i] = true;
-    reads.threads.execute(() -> {
-      IOException failure = null;
+    try {
+      reads.threads.execute(() -> read(i, cell, into, at, block, length));
+    } catch (RejectedExecutionException e) {
+      running[i] = false;
+      state[i] = Cell.FAILED;
+      failures[i] = new IOException("the file system is closing", e);
+    }
+  }
+
+  /** Cell {@code i}'s thread: reads it into {@code into} from {@code at}, then reports back. */
+  private void read(int i, CellReads.Cell cell, byte[] into, int at, LocatedBlock block,
+      int length) {
+    IOException failure = null;
+    boolean ended = false; // false only while an Error passes: the cell failed
+    try {
       try {
         cell.readInto(into, at);
       } catch (ChecksumException e) {
@@ -228,12 +242,14 @@ final class StripeRead {
       } catch (IOException | RuntimeException e) {
         failure = e instanceof IOException ? (IOException) e : new IOException(e);
       }
+      ended = true;
+    } finally {
       synchronized (lock) {
-        running[i] = false;
+        running[i] = false; // done writing into the caller's array, whatever happened
         if (state[i] == Cell.READING) {
-          state[i] = failure == null ? Cell.ARRIVED : Cell.FAILED;
-          failures[i] = failure;
-          if (failure == null && i >= k) {
+          state[i] = ended && failure == null ? Cell.ARRIVED : Cell.FAILED;
+          failures[i] = ended ? failure : new IOException("cell " + i + " ended abruptly");
+          if (state[i] == Cell.ARRIVED && i >= k) {
             reads.parityRead(length);
           }
           if (failure != null) {
@@ -243,7 +259,7 @@ final class StripeRead {
         }
         lock.notifyAll();
       }
-    });
+    }
   }
 
   private void reportBad(LocatedBlock block) {
