@@ -222,7 +222,7 @@ public final class Main {
       "measured", "samples", "cost-scale", "client-cost", "write-cost", "report-us",
       "spell-every-ms", "spell-mean-ms", "spell-speed", "out", "help");
 
-  static Map<String, String> options(String[] args) {
+  private static Map<String, String> options(String[] args) {
     Map<String, String> o = new HashMap<>();
     for (int i = 1; i < args.length; i++) {
       if (!args[i].startsWith("--")) {
