@@ -24,7 +24,10 @@ import java.util.Arrays;
  * times</em>, excluding the queueing, by the usual FIFO identity: service = departure −
  * max(arrival, previous departure). Where the previous packet's departure from a stage is not
  * known, the next known departure stands in for it: a later time, so the service is
- * underestimated, never blamed on anyone.
+ * underestimated, never blamed on anyone. So too where a DataNode that tells its links apart
+ * did not on the previous packet: when that forward returned is not known, and its start would
+ * put the whole wait on the link into the DataNode's next service time (one packet in ten under
+ * a slow link lacked it, and the sender's p95 became the link's).
  *
  * <p>A stage of one DataNode is evidence about it. A stage of several (a DataNode without the
  * plugin in the middle, or reports off) gives only the slowest one's time, an upper bound for
@@ -276,10 +279,18 @@ public final class WriteAttribution {
       attributeSharedStages(worstSingle, samples);
     }
 
-    long later = ackNanos;
+    // When each position's forward of this packet returned, or a later time: the next known
+    // departure, where its forward's end is not known but is to be counted (it tells links).
+    long next = ackNanos;
     for (int i = nodes - 1; i >= 0; i--) {
-      later = known[i] ? departure[i] + (blocked[i] == UNKNOWN ? 0 : blocked[i]) : later;
-      lastDeparture[i] = Math.max(lastDeparture[i], later);
+      long left = next;
+      if (known[i] && blocked[i] != UNKNOWN) {
+        left = departure[i] + blocked[i];
+      } else if (known[i] && !tellsLinks[i]) {
+        left = departure[i];
+      }
+      lastDeparture[i] = Math.max(lastDeparture[i], left);
+      next = known[i] ? departure[i] : next;
     }
     return exact;
   }
