@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class PeriodicTest {
@@ -69,6 +70,28 @@ class PeriodicTest {
       ticked.await();
       p.release();
       assertFalse(p.ticking());
+    }
+  }
+
+  @Test
+  void aReleasedTaskStopsAtItsNextTickAndStartsAgainWhenHeld() throws Exception {
+    try (Scheduler s = Scheduler.daemon("periodic-test")) {
+      AtomicInteger runs = new AtomicInteger();
+      Periodic p = s.every(1_000_000, runs::incrementAndGet);
+      p.hold();
+      while (runs.get() < 2) {
+        Thread.sleep(1);
+      }
+      p.release();
+      Thread.sleep(200); // its next tick stops it; one running at the release may finish
+      int after = runs.get();
+      Thread.sleep(50);
+      assertEquals(after, runs.get(), "ran while released");
+      p.hold();
+      while (runs.get() < after + 2) {
+        Thread.sleep(1); // held again after it stopped itself: scheduled afresh
+      }
+      p.release();
     }
   }
 }
