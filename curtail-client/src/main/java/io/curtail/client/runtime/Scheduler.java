@@ -1,9 +1,6 @@
 package io.curtail.client.runtime;
 
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -26,53 +23,9 @@ public interface Scheduler extends AutoCloseable {
   @Override
   void close();
 
-  /**
-   * One daemon thread named {@code name} that runs every task. A released task is not cancelled
-   * at once: its next tick finds it unwanted and stops it, on the pool's own thread. Holding it
-   * again before then costs nothing: scheduling a task, or cancelling one, signals the pool's
-   * thread, a futex wake of a few microseconds on the holder's thread, which a client reading
-   * small ranges back to back (its watchdog held and released with every read) paid on every
-   * read. An idle file system's tasks still stop, one period after it went idle.
-   */
+  /** One daemon thread named {@code name} that runs every task ({@link DaemonScheduler}). */
   static Scheduler daemon(String name) {
-    ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, daemonThreads(name));
-    pool.setRemoveOnCancelPolicy(true); // an idle pool's thread waits with no timeout
-    return new Scheduler() {
-      @Override
-      public Periodic every(long periodNanos, Runnable task) {
-        Object lock = new Object();
-        ScheduledFuture<?>[] ticking = new ScheduledFuture<?>[1]; // guarded by lock
-        boolean[] wanted = new boolean[1]; // guarded by lock
-        Runnable tick = () -> {
-          synchronized (lock) {
-            if (!wanted[0]) { // released since the last tick: stop here, no thread to wake
-              ticking[0].cancel(false);
-              ticking[0] = null;
-              return;
-            }
-          }
-          task.run();
-        };
-        return new Periodic(() -> {
-          synchronized (lock) {
-            wanted[0] = true;
-            if (ticking[0] == null && !pool.isShutdown()) {
-              ticking[0] = pool.scheduleWithFixedDelay(tick, periodNanos, periodNanos,
-                  TimeUnit.NANOSECONDS);
-            }
-          }
-        }, () -> {
-          synchronized (lock) {
-            wanted[0] = false;
-          }
-        });
-      }
-
-      @Override
-      public void close() {
-        pool.shutdownNow();
-      }
-    };
+    return new DaemonScheduler(name);
   }
 
   /** Threads named {@code prefix-1}, {@code prefix-2}, …, all daemons: never keep a JVM alive. */
