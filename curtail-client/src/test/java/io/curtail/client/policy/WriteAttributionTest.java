@@ -208,8 +208,10 @@ class WriteAttributionTest {
     a.blameLink(1, WriteAttribution.LinkEnd.SENDER);
     ackV2(a, 0, 14_000, DOWN_1, BLOCKED);
     long[][] second = ackV2(a, 500, 24_900, DOWN_2, BLOCKED);
-    assertArrayEquals(new long[] {500, 11_000, 2_000}, second[0]);
+    // DN2's stage, after DN1's forward returned, may hold DN1's egress queue: nobody's.
+    assertArrayEquals(new long[] {500, 11_000, NO_EVIDENCE}, second[0]);
     assertEquals(900 * US, a.ownService(1), "its own service, before the links");
+    assertEquals(2_000 * US, a.stage(2), "the stage as it was, for the feeder's pooled window");
   }
 
   @Test
