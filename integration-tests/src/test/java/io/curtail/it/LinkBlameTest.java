@@ -156,9 +156,9 @@ class LinkBlameTest {
       // The link is slow, neither end: left as a link, neither end is avoided. Once, in a
       // fresh-clone CI run (2026-11-29), dn1's own window held the link's time (20 samples, p95
       // 21 ms) and dn1 was replaced as a slow DataNode and avoided: after an ack that lacked
-      // its blocked time, its next service was measured from that forward's start
-      // (WriteAttributionTest pins the fix). An end stays allowed here: the failure was never
-      // reproduced locally, so this test cannot show the fix. No DataNode off the link ever is.
+      // its blocked time, its next service is measured from that forward's start. Fixes that
+      // measured less there made healthy encrypted links look slow (docs/writes.md), so an end
+      // stays allowed here. No DataNode off the link ever is.
       List<Integer> avoided = new ArrayList<>();
       fs.runtime().slowNodes().avoided().forEach(d -> avoided.add(c.indexOfPort(d.getXferPort())));
       System.out.println("LinkBlameTest avoided=dn" + avoided);

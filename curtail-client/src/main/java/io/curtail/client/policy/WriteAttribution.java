@@ -24,10 +24,7 @@ import java.util.Arrays;
  * times</em>, excluding the queueing, by the usual FIFO identity: service = departure −
  * max(arrival, previous departure). Where the previous packet's departure from a stage is not
  * known, the next known departure stands in for it: a later time, so the service is
- * underestimated, never blamed on anyone. So too where a DataNode that tells its links apart
- * did not on the previous packet: when that forward returned is not known, and its start would
- * put the whole wait on the link into the DataNode's next service time (one packet in ten under
- * a slow link lacked it, and the sender's p95 became the link's).
+ * underestimated, never blamed on anyone.
  *
  * <p>A stage of one DataNode is evidence about it. A stage of several (a DataNode without the
  * plugin in the middle, or reports off) gives only the slowest one's time, an upper bound for
@@ -66,10 +63,6 @@ import java.util.Arrays;
  * feed any DataNode, the link's, given to the link's time and to the end the caller names for the
  * link. (Kept only where it blamed nobody, as a stage holding a link is, the stages left were the
  * small ones: such a DataNode then looked faster than it is, and the others slow beside it.)
- * Where the caller named the sender the end of the link into a DataNode (its NIC slow sending),
- * that DataNode's stage is nobody's too, known fast where first or not: it holds the sender's
- * queue. Before, a DataNode that had not yet been first in a pipeline took the queue's waits
- * whole (p95 120 ms against 1–4 ms at its peers) and was replaced for it.
  *
  * <p>Downstream times that are not physical (negative, longer than the round trip, or longer than
  * the time of a DataNode upstream, whose span contains it; a blocked time longer than its own
@@ -283,18 +276,10 @@ public final class WriteAttribution {
       attributeSharedStages(worstSingle, samples);
     }
 
-    // When each position's forward of this packet returned, or a later time: the next known
-    // departure, where its forward's end is not known but is to be counted (it tells links).
-    long next = ackNanos;
+    long later = ackNanos;
     for (int i = nodes - 1; i >= 0; i--) {
-      long left = next;
-      if (known[i] && blocked[i] != UNKNOWN) {
-        left = departure[i] + blocked[i];
-      } else if (known[i] && !tellsLinks[i]) {
-        left = departure[i];
-      }
-      lastDeparture[i] = Math.max(lastDeparture[i], left);
-      next = known[i] ? departure[i] : next;
+      later = known[i] ? departure[i] + (blocked[i] == UNKNOWN ? 0 : blocked[i]) : later;
+      lastDeparture[i] = Math.max(lastDeparture[i], later);
     }
     return exact;
   }
@@ -302,7 +287,7 @@ public final class WriteAttribution {
   /**
    * Notes each one-DataNode stage as it is ({@link #stage}), then takes the stage of a DataNode
    * fast where first from it: into the link into it where its feeder is slow to feed, else to
-   * nobody; and that of a DataNode whose link in is its sender's, to nobody.
+   * nobody.
    */
   private void readFeeds(long[] samples, long[] links) {
     for (int i = 0; i < nodes; i++) {
@@ -318,9 +303,6 @@ public final class WriteAttribution {
           }
         }
         samples[i] = NO_EVIDENCE;
-        single[i] = false;
-      } else if (single[i] && linkEnd[i - 1] == LinkEnd.SENDER) {
-        samples[i] = NO_EVIDENCE; // the sender's queue: how much is the receiver's is not known
         single[i] = false;
       }
     }
