@@ -20,7 +20,9 @@ import java.util.List;
  *       pipelines to gather samples enough. So, where the rule allows it, a DataNode not
  *       judged yet whose median is slow already next to the fastest other one, as far as their
  *       samples tell ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), is the
- *       slowest, found early, and is compared with every DataNode whose samples tell anything.
+ *       slowest, found early, and is compared with every DataNode whose samples tell anything;
+ *       where the DataNode feeding it is found slow early too, that one is (and so on up the
+ *       pipeline), for the same reason.
  *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
  *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
  *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper. The
@@ -167,8 +169,8 @@ public final class FailFast {
 
   /**
    * The DataNode not judged yet that is slow already on its median next to the fastest other one
-   * ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), the slowest such if several;
-   * -1 if none.
+   * ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), the slowest such if several,
+   * or the first of those found so in a row before it; -1 if none.
    */
   private int slowestEarly(List<LatencyStats> pipeline) {
     // The least yardstick and the next: the fastest other DataNode's is the least but at its own.
@@ -187,13 +189,24 @@ public final class FailFast {
     }
     int early = -1;
     for (int i = 0; i < pipeline.size(); i++) {
-      long fastest = i == least ? nextNanos : leastNanos;
-      if (fastest < Long.MAX_VALUE && slowness.slowEarly(pipeline.get(i), fastest) && (early < 0
+      if (slowEarly(pipeline, i, least, leastNanos, nextNanos) && (early < 0
           || pipeline.get(i).medianNanos() > pipeline.get(early).medianNanos())) {
         early = i;
       }
     }
+    // Of several in a row, the first: a DataNode's sending slows the stages of those it feeds (a
+    // NIC's queue, which no report sees), never its feeder's.
+    while (early > 0 && slowEarly(pipeline, early - 1, least, leastNanos, nextNanos)) {
+      early--;
+    }
     return early;
+  }
+
+  /** Whether DataNode {@code i} is slow early next to the least yardstick but its own. */
+  private boolean slowEarly(List<LatencyStats> pipeline, int i, int least, long leastNanos,
+      long nextNanos) {
+    long fastest = i == least ? nextNanos : leastNanos;
+    return fastest < Long.MAX_VALUE && slowness.slowEarly(pipeline.get(i), fastest);
   }
 
   /** The counted end of the pipeline (other than {@code skip}) with the lower mean, or -1. */

@@ -19,12 +19,15 @@ public final class NodeTracker {
   /** Asked only for their last few stages ({@link #RECENT}): a few hundred bytes each. */
   private final LatencyWindow firsts = new LatencyWindow(RECENT);
   private final LatencyWindow fed = new LatencyWindow(RECENT);
+  /** The last {@link #RECENT} of {@link #writes} fed fast: see {@link #recordWrite}. */
+  private final LatencyWindow writesFedFast = new LatencyWindow(RECENT);
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
 
   private volatile long lastStartNanos;
   private volatile long lastFirstNanos;
+  private volatile long lastFedFastNanos;
   /** {@link #writes}' count when it was last {@linkplain #judgeWritesAfresh judged afresh}. */
   private volatile long writesJudgedFrom;
 
@@ -42,6 +45,7 @@ public final class NodeTracker {
     this.lastActiveNanos = nowNanos;
     this.lastStartNanos = nowNanos;
     this.lastFirstNanos = nowNanos;
+    this.lastFedFastNanos = nowNanos;
   }
 
   public NodeId node() {
@@ -51,6 +55,31 @@ public final class NodeTracker {
   /** Packet write latencies attributed to this DataNode. */
   public LatencyWindow writes() {
     return writes;
+  }
+
+  /**
+   * Records a packet's write latency attributed to this DataNode into {@link #writes}, at
+   * {@code nowNanos}; {@code fedFast} if what fed it the packet was the client, or a DataNode the
+   * JVM then knew to be fast: such samples say what it is worth itself
+   * ({@link #writesFedFast}). Behind a DataNode not known fast, its stage may hold that one's
+   * sending (a NIC's queue, which no report sees).
+   */
+  public void recordWrite(long nanos, boolean fedFast, long nowNanos) {
+    writes.record(nanos);
+    if (fedFast) {
+      writesFedFast.record(nanos);
+      lastFedFastNanos = nowNanos;
+    }
+  }
+
+  /** The last {@link #RECENT} of {@link #writes} fed fast ({@link #recordWrite}). */
+  public LatencyWindow writesFedFast() {
+    return writesFedFast;
+  }
+
+  /** When this DataNode last recorded a write fed fast: how fresh {@link #writesFedFast} is. */
+  public long lastFedFastNanos() {
+    return lastFedFastNanos;
   }
 
   /**

@@ -58,6 +58,8 @@ final class AckReader implements Runnable {
   private final long[] links;
   private final long[] own;
   private final long[] stages;
+  /** Which DataNodes were known fast at the last ack: what they feed is fed fast. */
+  private final boolean[] knownFast;
   private final PipelineLinks pipelineLinks;
   private final long[] scratch = new long[LatencyWindow.CAPACITY];
   private final List<LatencyStats> stats = new ArrayList<>();
@@ -81,6 +83,7 @@ final class AckReader implements Runnable {
     this.links = new long[n];
     this.own = new long[n];
     this.stages = new long[n];
+    this.knownFast = new boolean[n];
     this.judgedSince = judgedSince;
     this.pipelineLinks = new PipelineLinks(trackers, ctx.linkSlowness, ctx.runtime.slowLinks(),
         ctx.config.writeWindowPackets());
@@ -204,7 +207,7 @@ final class AckReader implements Runnable {
         links);
     for (int i = 0; i < samples.length; i++) {
       if (samples[i] != WriteAttribution.NO_EVIDENCE) {
-        trackers[i].writes().record(samples[i]);
+        trackers[i].recordWrite(samples[i], i == 0 || knownFast[i - 1], now);
       }
     }
     for (int i = 0; i < own.length; i++) {
@@ -216,12 +219,14 @@ final class AckReader implements Runnable {
 
   /**
    * Tells the attribution which DataNodes are known fast, for the next acks: a stage of several
-   * DataNodes goes to the one that is not (see {@link WriteAttribution}).
+   * DataNodes goes to the one that is not (see {@link WriteAttribution}); and what they feed is
+   * fed fast ({@link NodeTracker#recordWrite}).
    */
   private void learnWhoIsFast(List<LatencyStats> stats) {
     long fastest = ctx.slowness.fastestPercentile(stats);
     for (int i = 0; i < stats.size(); i++) {
-      attribution.knownFast(i, ctx.slowness.knownFast(stats.get(i), fastest));
+      knownFast[i] = ctx.slowness.knownFast(stats.get(i), fastest);
+      attribution.knownFast(i, knownFast[i]);
     }
   }
 
@@ -272,11 +277,11 @@ final class AckReader implements Runnable {
       return false;
     }
     int slow = decision.replaceIndex();
-    if (linkEnd < 0 && pipelineLinks.slowOnlyFurtherDown(slow, ctx.config.slownessPercentile(),
+    if (linkEnd < 0 && pipelineLinks.slowOnlyBehindOthers(slow, ctx.config.slownessPercentile(),
         stats.get(slow).percentileNanos(), ctx.slowness.fastestPercentile(stats),
         ctx.clock.nanoTime(), scratch)) {
       // The stages that made it slow were its feeders' sending, not its own.
-      LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason=fast where first",
+      LOG.debug("Keeping file={} block={} pipeline={} stats={} acked={} reason=fast where fed fast",
           streamer.src, block, t, stats, acked);
       return false;
     }

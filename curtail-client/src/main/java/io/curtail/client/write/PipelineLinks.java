@@ -67,11 +67,12 @@ final class PipelineLinks {
   /** What links and own service are judged on: see above. */
   static final double MEDIAN = 0.5;
   /**
-   * The recent stages a DataNode's service where first, and what it fed, are judged on: a third
-   * of a block's packets, so that a DataNode that turned slow shows within one pipeline it leads.
+   * The recent stages a DataNode's service where first, what it fed, and its writes fed fast are
+   * judged on: a third of a block's packets, so that a DataNode that turned slow shows within one
+   * pipeline it leads.
    */
   static final int RECENT_STAGES = 20; // at most NodeTracker.RECENT, what those windows keep
-  /** How old a DataNode's service where first may be and still say it is fast. */
+  /** How old a DataNode's service where first (or fed fast) may be and still say it is fast. */
   static final long FIRST_FRESH_NANOS = 2_000_000_000L;
 
   private final NodeId[] ids;
@@ -258,25 +259,36 @@ final class PipelineLinks {
 
   /**
    * Whether DataNode {@code i}'s window of writes, whose {@code percentile} is {@code windowNanos},
-   * is slow for stages it served further down pipelines alone: where it was first (fed by the
-   * client, recently) the same percentile of its stages is not slow next to its window's, and
-   * their median not slow next to {@code othersNanos} (the fastest other DataNode's percentile of
-   * writes). Its window is pooled over the JVM's pipelines, and further down a pipeline its stage
-   * holds the wait in its feeder's egress queue, which no report sees (see
-   * {@link NodeTracker#firsts}); its own slowness (a disk, a throttle, its CPU) shows where it is
-   * first too. Not while its link out in this pipeline is known slow: first, it sends nothing,
-   * and a NIC slow sending whose forward blocks (the embedded cluster's) is voted its sender's.
-   * Reads the trackers only: callable from any thread with a {@code scratch} of its own
-   * ({@link LatencyWindow#CAPACITY}).
+   * is slow only for samples that DataNodes not known fast fed it: its recent samples fed fast
+   * (by the client, or a DataNode known fast: {@link NodeTracker#recordWrite}) have the same
+   * percentile not slow next to its window's, and their median not slow next to
+   * {@code othersNanos} (the fastest other DataNode's percentile of writes). Its window is pooled
+   * over the JVM's pipelines, and further down a pipeline its stage holds the wait in its
+   * feeder's egress queue, which no report sees (see {@link NodeTracker#firsts}); its own
+   * slowness (a disk, a throttle, its CPU) shows whoever feeds it. Not while its link out in this
+   * pipeline is known slow: a NIC slow sending whose forward blocks (the embedded cluster's) is
+   * voted its sender's, and is slow whoever feeds it. Reads the trackers only: callable from any
+   * thread with a {@code scratch} of its own ({@link LatencyWindow#CAPACITY}).
    */
-  boolean slowOnlyFurtherDown(int i, double percentile, long windowNanos, long othersNanos,
+  boolean slowOnlyBehindOthers(int i, double percentile, long windowNanos, long othersNanos,
       long now, long[] scratch) {
     if (i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now)) {
       return false;
     }
-    LatencyStats median = whereFirst(i, MEDIAN, now, scratch);
+    LatencyStats median = fedFast(i, MEDIAN, now, scratch);
     return recent.judged(median) && !recent.slower(median.percentileNanos(), othersNanos)
-        && recent.slower(windowNanos, whereFirst(i, percentile, now, scratch).percentileNanos());
+        && recent.slower(windowNanos, fedFast(i, percentile, now, scratch).percentileNanos());
+  }
+
+  /**
+   * The {@code percentile} of DataNode {@code i}'s last {@link #RECENT_STAGES} writes fed fast, if
+   * it recorded one within {@link #FIRST_FRESH_NANOS} of {@code now}; else
+   * {@link LatencyStats#EMPTY}. Callers judge it with {@link #recent}.
+   */
+  private LatencyStats fedFast(int i, double percentile, long now, long[] scratch) {
+    return now - trackers[i].lastFedFastNanos() <= FIRST_FRESH_NANOS
+        ? trackers[i].writesFedFast().stats(RECENT_STAGES, percentile, scratch)
+        : LatencyStats.EMPTY;
   }
 
   /**

@@ -158,6 +158,11 @@ class FailFastTest {
         .replace());
     FailFast late = new FailFast(new Slowness(3.0, 0, 20), 5, TIMEOUT_FLOOR);
     assertFalse(late.decide(pipeline(node(1), node(2), slowFive), 0, PACKET, 1000, 0).replace());
+    // Of two found early in a row, the feeder: its sending may be what the other's stages hold.
+    LatencyStats slowerFive = LatencyStats.of(5, 900 * MS, 500 * MS, 400 * MS);
+    d = early.decide(pipeline(slowFive, slowerFive, node(1)), 0, PACKET, 1000, 0);
+    assertTrue(d.replace(), d.toString());
+    assertEquals(0, d.replaceIndex());
     // One found early whose mean then says it is not slow does not hide the judged slowest.
     LatencyStats noisyFive = LatencyStats.of(5, 9 * MS, 1 * MS, 8 * MS);
     d = early.decide(pipeline(node(1), noisyFive, node(40)), 0, PACKET, 1000, 0);

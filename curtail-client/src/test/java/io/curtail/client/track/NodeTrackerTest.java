@@ -29,4 +29,16 @@ class NodeTrackerTest {
     assertEquals(3, t.judgedWrites(3, 0.95, scratch).samples(), "the window asked for bounds it");
     assertSame(LatencyStats.EMPTY, t.judgedWrites(0, 0.95, scratch));
   }
+
+  @Test
+  void writesFedFastAreKeptApartAndStamped() {
+    NodeTracker t = new NodeTracker(NodeId.of("10.0.0.1:9866"), 0, 1);
+    t.recordWrite(50_000_000, false, 10); // behind a DataNode not known fast: its NIC's queue
+    t.recordWrite(1_000_000, true, 20);
+    t.recordWrite(50_000_000, false, 30);
+    assertEquals(3, t.writes().totalRecorded(), "judged on every sample");
+    assertEquals(1, t.writesFedFast().totalRecorded());
+    assertEquals(1_000_000, t.writesFedFast().stats(32, 0.95, scratch).percentileNanos());
+    assertEquals(20, t.lastFedFastNanos());
+  }
 }

@@ -295,32 +295,40 @@ class PipelineLinksTest {
     assertEquals(0, links.linkToLeave(leave), "A leaves the link");
   }
 
+  /** B's writes: fed fast (by the client, or a DataNode known fast) as given, the rest slow. */
+  private void bWrites(long fedFastUs, long now) {
+    for (int k = 0; k < PipelineLinks.RECENT_STAGES; k++) {
+      trackers.tracker(B).recordWrite(fedFastUs * US, true, now);
+      trackers.tracker(B).recordWrite(20_000 * US, false, now);
+    }
+  }
+
   @Test
-  void aDataNodeIsSlowOnlyFurtherDownOnFreshStagesWhereFirst() {
+  void aDataNodeIsSlowOnlyBehindOthersOnFreshWritesFedFast() {
     long[] scratch = new long[LatencyWindow.CAPACITY];
     long window = 20_000 * US;
     long stale = PipelineLinks.FIRST_FRESH_NANOS + 1;
-    assertFalse(links.slowOnlyFurtherDown(1, P95, window, 500 * US, 0, scratch),
-        "nothing known where first");
-    learnt(9_900, 900);
-    assertTrue(links.slowOnlyFurtherDown(1, P95, window, 500 * US, 0, scratch),
-        "B fast where first, its window slow");
-    assertFalse(links.slowOnlyFurtherDown(1, P95, 2_000 * US, 500 * US, 0, scratch),
-        "its window as it is where first: its own");
-    assertFalse(links.slowOnlyFurtherDown(1, P95, window, 500 * US, stale, scratch),
-        "what it did first long ago says nothing");
-    learnt(9_900, 9_900);
-    assertFalse(links.slowOnlyFurtherDown(1, P95, window, 500 * US, 0, scratch),
-        "B slow where first too");
+    assertFalse(links.slowOnlyBehindOthers(1, P95, window, 500 * US, 0, scratch),
+        "nothing known fed fast");
+    bWrites(900, 0);
+    assertTrue(links.slowOnlyBehindOthers(1, P95, window, 500 * US, 0, scratch),
+        "B fast where fed fast, its window slow");
+    assertFalse(links.slowOnlyBehindOthers(1, P95, 2_000 * US, 500 * US, 0, scratch),
+        "its window as it is where fed fast: its own");
+    assertFalse(links.slowOnlyBehindOthers(1, P95, window, 500 * US, stale, scratch),
+        "what it did long ago says nothing");
+    bWrites(9_900, 0);
+    assertFalse(links.slowOnlyBehindOthers(1, P95, window, 500 * US, 0, scratch),
+        "B slow where fed fast too");
   }
 
   @Test
   void aDataNodeWhoseLinkOutIsKnownSlowIsNotExcused() {
     long[] scratch = new long[LatencyWindow.CAPACITY];
-    learnt(9_900, 900);
+    bWrites(900, 0);
     jvm.slow(B, C, 0);
-    assertFalse(links.slowOnlyFurtherDown(1, P95, 20_000 * US, 500 * US, 0, scratch),
-        "its window holds its slow sending, which being first does not show");
+    assertFalse(links.slowOnlyBehindOthers(1, P95, 20_000 * US, 500 * US, 0, scratch),
+        "its window holds its slow sending, which being fed fast does not show");
   }
 
   @Test
