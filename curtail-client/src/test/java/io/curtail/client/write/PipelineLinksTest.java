@@ -165,6 +165,22 @@ class PipelineLinksTest {
   }
 
   @Test
+  void onFewSamplesTheTypicalOfTwoIsTheirMeanNotTheFaster() {
+    // 3DES on loaded cores: every link out of B is slow next to own service, in the JVM's other
+    // pipelines too; this one's first packets, B and C with a few samples each, A none yet.
+    for (int k = 0; k < 20; k++) {
+      trackers.tracker(B).sends().record(32_000 * US);
+    }
+    for (int k = 0; k < 6; k++) {
+      links.record(new long[] {NONE, 32_000 * US, NONE},
+          new long[] {NONE, 22_000 * US, 2_000 * US}, NO_STAGES, k);
+      links.judge(k, attribution);
+    }
+    assertEquals(-1, links.linkToLeave(leave), "32 ms against 12, not against 2");
+    assertEquals("SlowLinks[]", jvm.toString());
+  }
+
+  @Test
   void theBackPressureOfASlowLinkIsNotASecondSlowLink() {
     // B, blocked forwarding to C, reads nothing meanwhile: A -> B blocks about as long.
     acks(24, 300, 19_000, 20_000);
