@@ -17,17 +17,15 @@ public final class NodeTracker {
   private final LatencyWindow sends = new LatencyWindow();
   private final LatencyWindow receives = new LatencyWindow();
   /** Asked only for their last few stages ({@link #RECENT}): a few hundred bytes each. */
-  private final LatencyWindow firsts = new LatencyWindow(RECENT);
+  private final RecentSamples firsts;
   private final LatencyWindow fed = new LatencyWindow(RECENT);
   /** The last {@link #RECENT} of {@link #writes} fed fast: see {@link #recordWrite}. */
-  private final LatencyWindow writesFedFast = new LatencyWindow(RECENT);
+  private final RecentSamples writesFedFast;
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
 
   private volatile long lastStartNanos;
-  private volatile long lastFirstNanos;
-  private volatile long lastFedFastNanos;
   /** {@link #writes}' count when it was last {@linkplain #judgeWritesAfresh judged afresh}. */
   private volatile long writesJudgedFrom;
 
@@ -44,8 +42,8 @@ public final class NodeTracker {
     this.busyMemoryNanos = busyMemoryNanos;
     this.lastActiveNanos = nowNanos;
     this.lastStartNanos = nowNanos;
-    this.lastFirstNanos = nowNanos;
-    this.lastFedFastNanos = nowNanos;
+    this.firsts = new RecentSamples(RECENT, nowNanos);
+    this.writesFedFast = new RecentSamples(RECENT, nowNanos);
   }
 
   public NodeId node() {
@@ -67,19 +65,13 @@ public final class NodeTracker {
   public void recordWrite(long nanos, boolean fedFast, long nowNanos) {
     writes.record(nanos);
     if (fedFast) {
-      writesFedFast.record(nanos);
-      lastFedFastNanos = nowNanos;
+      writesFedFast.record(nanos, nowNanos);
     }
   }
 
   /** The last {@link #RECENT} of {@link #writes} fed fast ({@link #recordWrite}). */
-  public LatencyWindow writesFedFast() {
+  public RecentSamples writesFedFast() {
     return writesFedFast;
-  }
-
-  /** When this DataNode last recorded a write fed fast: how fresh {@link #writesFedFast} is. */
-  public long lastFedFastNanos() {
-    return lastFedFastNanos;
   }
 
   /**
@@ -146,19 +138,8 @@ public final class NodeTracker {
    * of each packet in the sending DataNode's egress queue after that DataNode's write returned,
    * which no report sees: a NIC slow sending makes every DataNode it feeds look slow.
    */
-  public LatencyWindow firsts() {
+  public RecentSamples firsts() {
     return firsts;
-  }
-
-  /** Records a service time as the first of a pipeline at {@code nowNanos} (see {@link #firsts}). */
-  public void recordFirst(long nanos, long nowNanos) {
-    firsts.record(nanos);
-    lastFirstNanos = nowNanos;
-  }
-
-  /** When this DataNode was last timed first in a pipeline: how fresh {@link #firsts} is. */
-  public long lastFirstNanos() {
-    return lastFirstNanos;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
 import io.curtail.client.track.NodeId;
 import io.curtail.client.track.NodeTracker;
+import io.curtail.client.track.RecentSamples;
 import io.curtail.client.track.SlowLinks;
 import java.util.Arrays;
 import java.util.List;
@@ -140,7 +141,7 @@ final class PipelineLinks {
    */
   void record(long[] links, long[] own, long[] stages, long now) {
     if (stages[0] != WriteAttribution.NO_EVIDENCE) {
-      trackers[0].recordFirst(stages[0], now);
+      trackers[0].firsts().record(stages[0], now);
     }
     for (int i = 0; i < ids.length; i++) {
       if (own[i] != WriteAttribution.NO_EVIDENCE) {
@@ -247,14 +248,19 @@ final class PipelineLinks {
     }
   }
 
-  /**
-   * The {@code percentile} of DataNode {@code i}'s last {@link #RECENT_STAGES} stages where it was
-   * first in a pipeline, if it was within {@link #FIRST_FRESH_NANOS} of {@code now}; else
-   * {@link LatencyStats#EMPTY}. Callers judge it with {@link #recent}.
-   */
+  /** The {@code percentile} of DataNode {@code i}'s recent stages where it was first. */
   private LatencyStats whereFirst(int i, double percentile, long now, long[] scratch) {
-    return now - trackers[i].lastFirstNanos() <= FIRST_FRESH_NANOS
-        ? trackers[i].firsts().stats(RECENT_STAGES, percentile, scratch) : LatencyStats.EMPTY;
+    return fresh(trackers[i].firsts(), percentile, now, scratch);
+  }
+
+  /**
+   * The {@code percentile} of the last {@link #RECENT_STAGES} of {@code samples}, if one was
+   * recorded within {@link #FIRST_FRESH_NANOS} of {@code now}; else {@link LatencyStats#EMPTY}.
+   * Callers judge it with {@link #recent}.
+   */
+  private static LatencyStats fresh(RecentSamples samples, double percentile, long now,
+      long[] scratch) {
+    return samples.fresh(RECENT_STAGES, percentile, now, FIRST_FRESH_NANOS, scratch);
   }
 
   /**
@@ -275,20 +281,10 @@ final class PipelineLinks {
     if (i + 1 < ids.length && slowLinks.knownSlow(ids[i], ids[i + 1], now)) {
       return false;
     }
-    LatencyStats median = fedFast(i, MEDIAN, now, scratch);
+    RecentSamples fedFast = trackers[i].writesFedFast();
+    LatencyStats median = fresh(fedFast, MEDIAN, now, scratch);
     return recent.judged(median) && !recent.slower(median.percentileNanos(), othersNanos)
-        && recent.slower(windowNanos, fedFast(i, percentile, now, scratch).percentileNanos());
-  }
-
-  /**
-   * The {@code percentile} of DataNode {@code i}'s last {@link #RECENT_STAGES} writes fed fast, if
-   * it recorded one within {@link #FIRST_FRESH_NANOS} of {@code now}; else
-   * {@link LatencyStats#EMPTY}. Callers judge it with {@link #recent}.
-   */
-  private LatencyStats fedFast(int i, double percentile, long now, long[] scratch) {
-    return now - trackers[i].lastFedFastNanos() <= FIRST_FRESH_NANOS
-        ? trackers[i].writesFedFast().stats(RECENT_STAGES, percentile, scratch)
-        : LatencyStats.EMPTY;
+        && recent.slower(windowNanos, fresh(fedFast, percentile, now, scratch).percentileNanos());
   }
 
   /**

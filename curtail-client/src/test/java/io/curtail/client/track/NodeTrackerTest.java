@@ -37,8 +37,8 @@ class NodeTrackerTest {
     t.recordWrite(1_000_000, true, 20);
     t.recordWrite(50_000_000, false, 30);
     assertEquals(3, t.writes().totalRecorded(), "judged on every sample");
-    assertEquals(1, t.writesFedFast().totalRecorded());
-    assertEquals(1_000_000, t.writesFedFast().stats(32, 0.95, scratch).percentileNanos());
-    assertEquals(20, t.lastFedFastNanos());
+    assertEquals(1, t.writesFedFast().window().totalRecorded());
+    assertEquals(1_000_000, t.writesFedFast().window().stats(32, 0.95, scratch).percentileNanos());
+    assertEquals(20, t.writesFedFast().lastNanos());
   }
 }

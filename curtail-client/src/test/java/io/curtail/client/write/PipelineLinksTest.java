@@ -274,9 +274,9 @@ class PipelineLinksTest {
   /** What the JVM's other pipelines taught it: each DataNode's service where first, A's feeds. */
   private void learnt(long aFeedsUs, long bFirstUs) {
     for (int k = 0; k < PipelineLinks.RECENT_STAGES; k++) {
-      trackers.tracker(A).recordFirst(900 * US, 0);
-      trackers.tracker(B).recordFirst(bFirstUs * US, 0);
-      trackers.tracker(C).recordFirst(400 * US, 0);
+      trackers.tracker(A).firsts().record(900 * US, 0);
+      trackers.tracker(B).firsts().record(bFirstUs * US, 0);
+      trackers.tracker(C).firsts().record(400 * US, 0);
       trackers.tracker(A).fed().record(aFeedsUs * US);
     }
   }
