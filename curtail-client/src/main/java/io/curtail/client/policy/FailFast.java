@@ -21,8 +21,8 @@ import java.util.List;
  *       judged yet whose median is slow already next to the fastest other one, as far as their
  *       samples tell ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), is the
  *       slowest, found early, and is compared with every DataNode whose samples tell anything;
- *       where the DataNode feeding it is found slow early too, that one is (and so on up the
- *       pipeline), for the same reason.
+ *       where the DataNode feeding it is slow too on its typical samples, judged or not,
+ *       that one is (and so on up the pipeline), for the same reason.
  *   <li><b>Decide.</b> Keeping costs the slowest's mean for each packet still to write;
  *       replacing costs rebuilding the block's acknowledged bytes from the source (its mean per
  *       packet's worth) plus the remaining packets at the others' mean. Replace if cheaper. The
@@ -169,8 +169,9 @@ public final class FailFast {
 
   /**
    * The DataNode not judged yet that is slow already on its median next to the fastest other one
-   * ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), the slowest such if several,
-   * or the first of those found so in a row before it; -1 if none.
+   * ({@link Slowness#slowEarly}, {@link Slowness#yardstickNanos}), the slowest such if several;
+   * or, where the DataNodes feeding it are slow too on their typical samples, judged or not
+   * ({@link Slowness#slowTypically}), the first of those in a row before it; -1 if none.
    */
   private int slowestEarly(List<LatencyStats> pipeline) {
     // The least yardstick and the next: the fastest other DataNode's is the least but at its own.
@@ -194,9 +195,9 @@ public final class FailFast {
         early = i;
       }
     }
-    // Of several in a row, the first: a DataNode's sending slows the stages of those it feeds (a
-    // NIC's queue, which no report sees), never its feeder's.
-    while (early > 0 && slowEarly(pipeline, early - 1, least, leastNanos, nextNanos)) {
+    // Of several slow in a row, the first, judged or not: a DataNode's sending slows the stages
+    // of those it feeds (a NIC's queue, which no report sees), never its feeder's.
+    while (early > 0 && slowTypically(pipeline, early - 1, least, leastNanos, nextNanos)) {
       early--;
     }
     return early;
@@ -207,6 +208,13 @@ public final class FailFast {
       long nextNanos) {
     long fastest = i == least ? nextNanos : leastNanos;
     return fastest < Long.MAX_VALUE && slowness.slowEarly(pipeline.get(i), fastest);
+  }
+
+  /** Whether DataNode {@code i} is slow typically next to the least yardstick but its own. */
+  private boolean slowTypically(List<LatencyStats> pipeline, int i, int least, long leastNanos,
+      long nextNanos) {
+    long fastest = i == least ? nextNanos : leastNanos;
+    return fastest < Long.MAX_VALUE && slowness.slowTypically(pipeline.get(i), fastest);
   }
 
   /** The counted end of the pipeline (other than {@code skip}) with the lower mean, or -1. */

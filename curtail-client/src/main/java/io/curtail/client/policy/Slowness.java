@@ -103,8 +103,19 @@ public final class Slowness {
    * its median slower.
    */
   public boolean slowEarly(LatencyStats s, long fastestNanos) {
-    return earlySamples > 0 && !judged(s) && s.samples() >= earlySamples
-        && s.medianNanos() > 0 && slower(s.medianNanos(), fastestNanos);
+    return !judged(s) && s.medianNanos() > 0 && slowTypically(s, fastestNanos);
+  }
+
+  /**
+   * Whether {@code s}, judged or not, is slow next to {@code fastestNanos} on its typical
+   * sample (its median where known, else its mean), on the samples a DataNode is found slow
+   * early on: a tail alone, a stall or two, does not make it. What makes a feeder the one to
+   * take of two slow in a row ({@link FailFast}).
+   */
+  public boolean slowTypically(LatencyStats s, long fastestNanos) {
+    long typical = s.medianNanos() > 0 ? s.medianNanos() : s.meanNanos();
+    return earlySamples > 0 && s.samples() >= earlySamples && typical > 0
+        && slower(typical, fastestNanos);
   }
 
   /** Whether a DataNode with {@code samples} recent samples has enough to be judged. */
