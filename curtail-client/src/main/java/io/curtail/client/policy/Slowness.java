@@ -118,6 +118,29 @@ public final class Slowness {
         && slower(typical, fastestNanos);
   }
 
+  /**
+   * Whether {@code s} shows a DataNode fast next to {@code fastestNanos} (the least
+   * {@link #yardstickNanos} of the others): its yardstick known and not slower. A DataNode that
+   * shows nothing yet is not shown fast.
+   */
+  public boolean shownFast(LatencyStats s, long fastestNanos) {
+    long y = yardstickNanos(s);
+    return y < Long.MAX_VALUE && !slower(y, fastestNanos);
+  }
+
+  /**
+   * Whether {@code s} is slow early next to {@code othersNanos} (the least yardstick but its
+   * own) only on samples that tell nothing of it yet: every one of them taken behind one and the
+   * same DataNode, whose statistics {@code feeder} do not show it fast next to
+   * {@code besideNanos} (the least yardstick but theirs and its own). Its stages there held that
+   * DataNode's sending, a NIC's queue no report sees.
+   */
+  public boolean slowEarlyOnlyBehind(LatencyStats s, long othersNanos, LatencyStats feeder,
+      long besideNanos) {
+    return othersNanos < Long.MAX_VALUE && besideNanos < Long.MAX_VALUE
+        && slowEarly(s, othersNanos) && !shownFast(feeder, besideNanos);
+  }
+
   /** Whether a DataNode with {@code samples} recent samples has enough to be judged. */
   public boolean judged(int samples) {
     return samples >= minSamples;

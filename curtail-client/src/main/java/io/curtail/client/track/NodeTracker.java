@@ -21,6 +21,13 @@ public final class NodeTracker {
   private final LatencyWindow fed = new LatencyWindow(RECENT);
   /** The last {@link #RECENT} of {@link #writes} fed fast: see {@link #recordWrite}. */
   private final RecentSamples writesFedFast;
+  /**
+   * Who fed each of the last {@link #RECENT} of {@link #writes}: a DataNode's tracker, or null
+   * for the client; a ring, guarded by itself. (At most that many references to other trackers,
+   * which may outlive the registry's keeping them: a few hundred bytes.)
+   */
+  private final NodeTracker[] feeders = new NodeTracker[RECENT];
+  private long feedersRecorded;
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
@@ -57,15 +64,38 @@ public final class NodeTracker {
 
   /**
    * Records a packet's write latency attributed to this DataNode into {@link #writes}, at
-   * {@code nowNanos}; {@code fedFast} if what fed it the packet was the client, or a DataNode the
-   * JVM then knew to be fast: such samples say what it is worth itself
-   * ({@link #writesFedFast}). Behind a DataNode not known fast, its stage may hold that one's
-   * sending (a NIC's queue, which no report sees).
+   * {@code nowNanos}, and who fed it the packet: {@code feeder}, or the client if null.
+   * {@code fedFast} if that was the client, or a DataNode the JVM then knew to be fast: such
+   * samples say what it is worth itself ({@link #writesFedFast}). Behind a DataNode not known
+   * fast, its stage may hold that one's sending (a NIC's queue, which no report sees).
    */
-  public void recordWrite(long nanos, boolean fedFast, long nowNanos) {
+  public void recordWrite(long nanos, NodeTracker feeder, boolean fedFast, long nowNanos) {
     writes.record(nanos);
+    synchronized (feeders) {
+      feeders[(int) (feedersRecorded++ % RECENT)] = feeder;
+    }
     if (fedFast) {
       writesFedFast.record(nanos, nowNanos);
+    }
+  }
+
+  /**
+   * The DataNode that fed this one every one of its last {@code samples} write samples; null if
+   * the client fed any of them, or two DataNodes did, or fewer were recorded, or more are asked
+   * than {@link #RECENT}.
+   */
+  public NodeTracker soleFeeder(int samples) {
+    synchronized (feeders) {
+      if (samples < 1 || samples > RECENT || samples > feedersRecorded) {
+        return null;
+      }
+      NodeTracker sole = feeders[(int) ((feedersRecorded - 1) % RECENT)];
+      for (int k = 2; k <= samples && sole != null; k++) {
+        if (feeders[(int) ((feedersRecorded - k) % RECENT)] != sole) {
+          return null;
+        }
+      }
+      return sole;
     }
   }
 

@@ -3,6 +3,7 @@ package io.curtail.client.write;
 import io.curtail.client.metrics.ClientMetrics;
 import io.curtail.client.policy.FailFast;
 import io.curtail.client.policy.FailFastDecision;
+import io.curtail.client.policy.Slowness;
 import io.curtail.client.policy.WriteAttribution;
 import io.curtail.client.track.LatencyStats;
 import io.curtail.client.track.LatencyWindow;
@@ -207,7 +208,8 @@ final class AckReader implements Runnable {
         links);
     for (int i = 0; i < samples.length; i++) {
       if (samples[i] != WriteAttribution.NO_EVIDENCE) {
-        trackers[i].recordWrite(samples[i], i == 0 || knownFast[i - 1], now);
+        trackers[i].recordWrite(samples[i], i == 0 ? null : trackers[i - 1],
+            i == 0 || knownFast[i - 1], now);
       }
     }
     for (int i = 0; i < own.length; i++) {
@@ -329,5 +331,48 @@ final class AckReader implements Runnable {
       }
       out.add(trackers[i].judgedWrites((int) window, ctx.config.slownessPercentile(), scratch));
     }
+    for (int i = 0; i < out.size(); i++) {
+      if (fedOnlyByUnshown(i, out, scratch)) {
+        out.set(i, LatencyStats.EMPTY);
+      }
+    }
+  }
+
+  /**
+   * Whether DataNode {@code i} is slow early on {@code stats} only on samples all taken behind
+   * one DataNode not shown fast ({@link Slowness#slowEarlyOnlyBehind}): they tell nothing of it
+   * yet. On separate processes with one NIC shaped, healthy DataNodes first in their pipelines
+   * were found slow early so, on 5 to 7 samples taken behind the shaped one elsewhere, while it
+   * had shown nothing. Behind the client, a DataNode shown fast, or more than one, its samples
+   * count as ever; and a DataNode not slow early keeps them as the others' yardstick.
+   */
+  private boolean fedOnlyByUnshown(int i, List<LatencyStats> stats, long[] scratch) {
+    Slowness rule = ctx.earlySlowness;
+    LatencyStats s = stats.get(i);
+    if (rule.judged(s) || rule.yardstickNanos(s) == Long.MAX_VALUE) {
+      return false; // judged on its window, or too few samples to be found early anyway
+    }
+    NodeTracker feeder = trackers[i].soleFeeder(s.samples());
+    if (feeder == null) {
+      return false;
+    }
+    int at = -1;
+    long others = Long.MAX_VALUE;
+    long beside = Long.MAX_VALUE;
+    for (int j = 0; j < stats.size(); j++) {
+      if (j != i) {
+        long y = rule.yardstickNanos(stats.get(j));
+        others = Math.min(others, y);
+        if (trackers[j] == feeder) {
+          at = j;
+        } else {
+          beside = Math.min(beside, y);
+        }
+      }
+    }
+    LatencyStats fed = at >= 0 ? stats.get(at)
+        : feeder.writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(),
+            scratch);
+    return rule.slowEarlyOnlyBehind(s, others, fed, beside);
   }
 }

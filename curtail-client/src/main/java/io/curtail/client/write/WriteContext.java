@@ -92,6 +92,8 @@ public final class WriteContext implements AutoCloseable {
   final NanoClock clock;
   final SocketFactory sockets;
   final Slowness slowness;
+  /** {@link #slowness} finding DataNodes slow early, as {@link #failFast} judges. */
+  final Slowness earlySlowness;
   final FailFast failFast;
   /**
    * The rule judging links and DataNodes' own service in a pipeline, on medians
@@ -142,7 +144,8 @@ public final class WriteContext implements AutoCloseable {
     this.sockets = sockets;
     this.slowness = new Slowness(config.slownessFactor(), config.minSlowdownNanos(),
         Slowness.minSamples(config.slownessPercentile(), config.writeWindowPackets()));
-    this.failFast = new FailFast(slowness.withEarlyJudgement(), config.writeFailFastMaxAttempts(),
+    this.earlySlowness = slowness.withEarlyJudgement();
+    this.failFast = new FailFast(earlySlowness, config.writeFailFastMaxAttempts(),
         config.reconstructionMinTimeoutNanos());
     this.linkSlowness = slowness.withMinSamples(
         Slowness.minSamples(PipelineLinks.MEDIAN, config.writeWindowPackets()));

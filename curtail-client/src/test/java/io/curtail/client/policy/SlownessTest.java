@@ -58,6 +58,44 @@ class SlownessTest {
   }
 
   @Test
+  void shownFastOnTheYardstickAndTypicallySlowOnTheMedianOrMean() {
+    Slowness early = rule.withEarlyJudgement();
+    assertTrue(early.shownFast(LatencyStats.of(5, 9 * MS, 3 * MS, 2 * MS), MS),
+        "a median of 2 ms next to 1: not slower");
+    assertFalse(early.shownFast(LatencyStats.of(5, 90 * MS, 40 * MS, 30 * MS), MS));
+    assertFalse(early.shownFast(LatencyStats.of(1, MS, MS, MS), MS), "one sample shows nothing");
+    assertFalse(early.shownFast(LatencyStats.EMPTY, MS));
+    assertTrue(early.shownFast(LatencyStats.of(100, 3 * MS, MS), MS), "judged: its percentile");
+
+    assertTrue(early.slowTypically(LatencyStats.of(20, 600 * MS, 250 * MS, 300 * MS), MS),
+        "judged, and slow on its median too");
+    assertTrue(early.slowTypically(LatencyStats.of(100, 600 * MS, 250 * MS), MS),
+        "no median kept: its mean");
+    assertFalse(early.slowTypically(LatencyStats.of(100, 40 * MS, 2 * MS), MS),
+        "slow in its tail alone");
+    assertFalse(rule.slowTypically(LatencyStats.of(100, 600 * MS, 250 * MS), MS),
+        "off unless early judgement is asked for");
+  }
+
+  @Test
+  void slowEarlyOnlyBehindADataNodeNotShownFastTellsNothing() {
+    Slowness early = rule.withEarlyJudgement();
+    LatencyStats behind = LatencyStats.of(6, 280 * MS, 150 * MS, 200 * MS);
+    assertTrue(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.EMPTY, MS),
+        "behind one that has shown nothing");
+    assertTrue(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.of(5, 90 * MS, 40 * MS, 30 * MS),
+        MS), "behind one slow itself");
+    assertFalse(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.of(5, 3 * MS, MS, MS), MS),
+        "behind one shown fast: a slow disk's samples, which count");
+    assertFalse(early.slowEarlyOnlyBehind(LatencyStats.of(6, 3 * MS, MS, MS), MS,
+        LatencyStats.EMPTY, MS), "not slow early: it keeps its samples as a yardstick");
+    assertFalse(early.slowEarlyOnlyBehind(behind, Long.MAX_VALUE, LatencyStats.EMPTY, MS),
+        "nothing to compare with");
+    assertFalse(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.EMPTY, Long.MAX_VALUE),
+        "nothing to show its feeder fast or not beside");
+  }
+
+  @Test
   void minSamplesKeepOneStallFromBeingThePercentile() {
     assertEquals(20, Slowness.minSamples(0.95, 100), "p95 of 20 is not the largest of 20");
     assertEquals(20, Slowness.minSamples(0.95, 20));

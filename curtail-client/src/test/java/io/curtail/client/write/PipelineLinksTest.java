@@ -314,8 +314,8 @@ class PipelineLinksTest {
   /** B's writes: fed fast (by the client, or a DataNode known fast) as given, the rest slow. */
   private void bWrites(long fedFastUs, long now) {
     for (int k = 0; k < PipelineLinks.RECENT_STAGES; k++) {
-      trackers.tracker(B).recordWrite(fedFastUs * US, true, now);
-      trackers.tracker(B).recordWrite(20_000 * US, false, now);
+      trackers.tracker(B).recordWrite(fedFastUs * US, null, true, now);
+      trackers.tracker(B).recordWrite(20_000 * US, null, false, now);
     }
   }
 
