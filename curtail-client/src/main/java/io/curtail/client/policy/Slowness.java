@@ -129,16 +129,28 @@ public final class Slowness {
   }
 
   /**
-   * Whether {@code s} is slow early next to {@code othersNanos} (the least yardstick but its
-   * own) only on samples that tell nothing of it yet: every one of them taken behind one and the
-   * same DataNode, whose statistics {@code feeder} do not show it fast next to
-   * {@code besideNanos} (the least yardstick but theirs and its own). Its stages there held that
-   * DataNode's sending, a NIC's queue no report sees.
+   * Whether DataNode {@code i} of a pipeline ({@code stats}) is slow early only on samples that
+   * tell nothing of it yet: every one of them taken behind one and the same DataNode, whose
+   * statistics {@code feeder} (at position {@code feederAt} of the pipeline, or -1 if it is not
+   * in it) do not show it fast next to the others. Its stages there held that DataNode's
+   * sending, a NIC's queue no report sees. {@code i} is slow early next to the least yardstick
+   * but its own; the feeder is shown fast or not next to the least but its own and {@code i}'s.
    */
-  public boolean slowEarlyOnlyBehind(LatencyStats s, long othersNanos, LatencyStats feeder,
-      long besideNanos) {
-    return othersNanos < Long.MAX_VALUE && besideNanos < Long.MAX_VALUE
-        && slowEarly(s, othersNanos) && !shownFast(feeder, besideNanos);
+  public boolean slowEarlyOnlyBehind(List<LatencyStats> stats, int i, int feederAt,
+      LatencyStats feeder) {
+    long others = Long.MAX_VALUE;
+    long beside = Long.MAX_VALUE;
+    for (int j = 0; j < stats.size(); j++) {
+      if (j != i) {
+        long y = yardstickNanos(stats.get(j));
+        others = Math.min(others, y);
+        if (j != feederAt) {
+          beside = Math.min(beside, y);
+        }
+      }
+    }
+    return others < Long.MAX_VALUE && beside < Long.MAX_VALUE
+        && slowEarly(stats.get(i), others) && !shownFast(feeder, beside);
   }
 
   /** Whether a DataNode with {@code samples} recent samples has enough to be judged. */

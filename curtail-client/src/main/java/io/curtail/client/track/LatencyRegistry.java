@@ -36,8 +36,7 @@ public final class LatencyRegistry {
 
   /**
    * @param maxNodes trackers kept at most; each holds five windows of
-   *     {@link LatencyWindow#CAPACITY} longs, three of {@link NodeTracker#RECENT} and the feeders
-   *     of as many write samples (21 KiB)
+   *     {@link LatencyWindow#CAPACITY} longs and three of {@link NodeTracker#RECENT} (21 KiB)
    * @param idleExpiryNanos a tracker unused this long is forgotten: the node's load will have
    *     changed since
    * @param busyMemoryNanos how long a DataNode's busy flag counts without being heard again

@@ -22,12 +22,12 @@ public final class NodeTracker {
   /** The last {@link #RECENT} of {@link #writes} fed fast: see {@link #recordWrite}. */
   private final RecentSamples writesFedFast;
   /**
-   * Who fed each of the last {@link #RECENT} of {@link #writes}: a DataNode's tracker, or null
-   * for the client; a ring, guarded by itself. (At most that many references to other trackers,
-   * which may outlive the registry's keeping them: a few hundred bytes.)
+   * Who fed the last of {@link #writes} (a DataNode's tracker, or null for the client), and how
+   * many in a row it fed: all {@link #soleFeeder} asks. Guarded by {@link #feederLock}.
    */
-  private final NodeTracker[] feeders = new NodeTracker[RECENT];
-  private long feedersRecorded;
+  private final Object feederLock = new Object();
+  private NodeTracker lastFeeder;
+  private long lastFeederRun;
 
   /** How long a busy flag counts without being heard again. */
   private final long busyMemoryNanos;
@@ -71,8 +71,9 @@ public final class NodeTracker {
    */
   public void recordWrite(long nanos, NodeTracker feeder, boolean fedFast, long nowNanos) {
     writes.record(nanos);
-    synchronized (feeders) {
-      feeders[(int) (feedersRecorded++ % RECENT)] = feeder;
+    synchronized (feederLock) {
+      lastFeederRun = feeder == lastFeeder ? lastFeederRun + 1 : 1;
+      lastFeeder = feeder;
     }
     if (fedFast) {
       writesFedFast.record(nanos, nowNanos);
@@ -85,17 +86,8 @@ public final class NodeTracker {
    * than {@link #RECENT}.
    */
   public NodeTracker soleFeeder(int samples) {
-    synchronized (feeders) {
-      if (samples < 1 || samples > RECENT || samples > feedersRecorded) {
-        return null;
-      }
-      NodeTracker sole = feeders[(int) ((feedersRecorded - 1) % RECENT)];
-      for (int k = 2; k <= samples && sole != null; k++) {
-        if (feeders[(int) ((feedersRecorded - k) % RECENT)] != sole) {
-          return null;
-        }
-      }
-      return sole;
+    synchronized (feederLock) {
+      return samples >= 1 && samples <= RECENT && samples <= lastFeederRun ? lastFeeder : null;
     }
   }
 

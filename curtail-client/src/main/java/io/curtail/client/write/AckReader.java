@@ -357,22 +357,14 @@ final class AckReader implements Runnable {
       return false;
     }
     int at = -1;
-    long others = Long.MAX_VALUE;
-    long beside = Long.MAX_VALUE;
-    for (int j = 0; j < stats.size(); j++) {
-      if (j != i) {
-        long y = rule.yardstickNanos(stats.get(j));
-        others = Math.min(others, y);
-        if (trackers[j] == feeder) {
-          at = j;
-        } else {
-          beside = Math.min(beside, y);
-        }
+    for (int j = 0; j < trackers.length; j++) {
+      if (trackers[j] == feeder && j != i) {
+        at = j;
       }
     }
     LatencyStats fed = at >= 0 ? stats.get(at)
         : feeder.writes().stats(ctx.config.writeWindowPackets(), ctx.config.slownessPercentile(),
             scratch);
-    return rule.slowEarlyOnlyBehind(s, others, fed, beside);
+    return rule.slowEarlyOnlyBehind(stats, i, at, fed);
   }
 }

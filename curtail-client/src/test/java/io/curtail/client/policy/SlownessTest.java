@@ -81,17 +81,24 @@ class SlownessTest {
   void slowEarlyOnlyBehindADataNodeNotShownFastTellsNothing() {
     Slowness early = rule.withEarlyJudgement();
     LatencyStats behind = LatencyStats.of(6, 280 * MS, 150 * MS, 200 * MS);
-    assertTrue(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.EMPTY, MS),
+    LatencyStats fast = LatencyStats.of(5, 2 * MS, MS, MS); // the yardstick: a median of 1 ms
+    LatencyStats unshown = LatencyStats.EMPTY;
+    LatencyStats slowItself = LatencyStats.of(5, 90 * MS, 40 * MS, 30 * MS);
+    LatencyStats shown = LatencyStats.of(5, 3 * MS, MS, MS);
+    assertTrue(early.slowEarlyOnlyBehind(Arrays.asList(behind, unshown, fast), 0, 1, unshown),
         "behind one that has shown nothing");
-    assertTrue(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.of(5, 90 * MS, 40 * MS, 30 * MS),
-        MS), "behind one slow itself");
-    assertFalse(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.of(5, 3 * MS, MS, MS), MS),
+    assertTrue(early.slowEarlyOnlyBehind(Arrays.asList(behind, slowItself, fast), 0, 1,
+        slowItself), "behind one slow itself");
+    assertTrue(early.slowEarlyOnlyBehind(Arrays.asList(behind, fast), 0, -1, slowItself),
+        "behind one slow itself, not in this pipeline");
+    assertFalse(early.slowEarlyOnlyBehind(Arrays.asList(behind, shown, fast), 0, 1, shown),
         "behind one shown fast: a slow disk's samples, which count");
-    assertFalse(early.slowEarlyOnlyBehind(LatencyStats.of(6, 3 * MS, MS, MS), MS,
-        LatencyStats.EMPTY, MS), "not slow early: it keeps its samples as a yardstick");
-    assertFalse(early.slowEarlyOnlyBehind(behind, Long.MAX_VALUE, LatencyStats.EMPTY, MS),
+    LatencyStats notSlow = LatencyStats.of(6, 3 * MS, MS, MS);
+    assertFalse(early.slowEarlyOnlyBehind(Arrays.asList(notSlow, unshown, fast), 0, 1, unshown),
+        "not slow early: it keeps its samples as a yardstick");
+    assertFalse(early.slowEarlyOnlyBehind(Arrays.asList(behind, unshown), 0, 1, unshown),
         "nothing to compare with");
-    assertFalse(early.slowEarlyOnlyBehind(behind, MS, LatencyStats.EMPTY, Long.MAX_VALUE),
+    assertFalse(early.slowEarlyOnlyBehind(Arrays.asList(behind, slowItself), 0, 1, slowItself),
         "nothing to show its feeder fast or not beside");
   }
 
