@@ -190,31 +190,26 @@ public final class FailFast {
     }
     int early = -1;
     for (int i = 0; i < pipeline.size(); i++) {
-      if (slowEarly(pipeline, i, least, leastNanos, nextNanos) && (early < 0
-          || pipeline.get(i).medianNanos() > pipeline.get(early).medianNanos())) {
+      if (slowness.slowEarly(pipeline.get(i), leastBut(i, least, leastNanos, nextNanos))
+          && (early < 0 || pipeline.get(i).medianNanos() > pipeline.get(early).medianNanos())) {
         early = i;
       }
     }
     // Of several slow in a row, the first, judged or not: a DataNode's sending slows the stages
     // of those it feeds (a NIC's queue, which no report sees), never its feeder's.
-    while (early > 0 && slowTypically(pipeline, early - 1, least, leastNanos, nextNanos)) {
+    while (early > 0 && slowness.slowTypically(pipeline.get(early - 1),
+        leastBut(early - 1, least, leastNanos, nextNanos))) {
       early--;
     }
     return early;
   }
 
-  /** Whether DataNode {@code i} is slow early next to the least yardstick but its own. */
-  private boolean slowEarly(List<LatencyStats> pipeline, int i, int least, long leastNanos,
-      long nextNanos) {
-    long fastest = i == least ? nextNanos : leastNanos;
-    return fastest < Long.MAX_VALUE && slowness.slowEarly(pipeline.get(i), fastest);
-  }
-
-  /** Whether DataNode {@code i} is slow typically next to the least yardstick but its own. */
-  private boolean slowTypically(List<LatencyStats> pipeline, int i, int least, long leastNanos,
-      long nextNanos) {
-    long fastest = i == least ? nextNanos : leastNanos;
-    return fastest < Long.MAX_VALUE && slowness.slowTypically(pipeline.get(i), fastest);
+  /**
+   * The least yardstick but DataNode {@code i}'s own, given the least ({@code least}'s) and the
+   * next; {@link Long#MAX_VALUE} (next to which nothing is slow) if no other tells anything.
+   */
+  private static long leastBut(int i, int least, long leastNanos, long nextNanos) {
+    return i == least ? nextNanos : leastNanos;
   }
 
   /** The counted end of the pipeline (other than {@code skip}) with the lower mean, or -1. */
