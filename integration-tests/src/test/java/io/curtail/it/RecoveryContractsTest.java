@@ -118,11 +118,26 @@ class RecoveryContractsTest {
       try (Fault dead = c.stopKnownDead(2)) {
         awaitReplicasOfLastBlock(c, stock, p, 2); // the NameNode has dropped the dead one
         IOException refused = assertThrows(IOException.class, () -> {
-          try (FSDataOutputStream out = fs.append(p)) {
+          // Not try-with-resources: stock's stream may throw its streamer's failure from write
+          // and then the very same exception from close, which try-with-resources would add to
+          // itself as suppressed (an IllegalArgumentException). The first failure is the answer.
+          FSDataOutputStream out = fs.append(p);
+          IOException failed = null;
+          try {
             assertCurtailStream(client, out);
             byte[] more = new byte[64 * KIB];
             SeededData.fill(2, length, more, 0, more.length);
             out.write(more);
+          } catch (IOException e) {
+            failed = e;
+          }
+          try {
+            out.close();
+          } catch (IOException e) {
+            failed = failed == null ? e : failed;
+          }
+          if (failed != null) {
+            throw failed;
           }
         });
         assertTrue(refused.getMessage().contains(
