@@ -407,7 +407,9 @@ final class BlockRead implements Closeable, ReadContext.Watched<ReplicaReader> {
     if (!ctx.startHedge(race, seen, tracker.node())) {
       return; // the budget said no, or the primary finished first
     }
-    long overran = thresholdNanos; // the threshold the primary overran: the evidence
+    // The threshold the primary overran, the evidence: the one it was armed with, or the one
+    // the client knows now if that is less (a packet armed cold, judged by what was learnt since).
+    long overran = Math.min(thresholdNanos, thresholdNowNanos());
     observer.hedgeTried(primary.dataNode().getXferAddr(), dn.getXferAddr(), from, overran);
     LOG.debug("Hedging file={} block={} offset={} from={} to={} thresholdMs={} readsStart={}", file,
         located.getBlock(), from, primary.dataNode(), dn, overran / 1_000_000.0,
