@@ -88,6 +88,11 @@ public final class ReadContext implements AutoCloseable {
   /** How far each DataNode is from this client, for the statistics by distance. */
   final NetworkDistances distances = new NetworkDistances();
   final ExecutorService hedgeThreads;
+  /**
+   * Reads the pieces of local replicas not known fast, so that their callers can leave a piece
+   * waiting on a slow disk to a hedge ({@link LocalReplica}); a thread per such read at most.
+   */
+  final ExecutorService localPieces;
   final Semaphore hedgesInFlight;
   private final Scheduler scheduler;
   private final Periodic watchdog;
@@ -156,8 +161,11 @@ public final class ReadContext implements AutoCloseable {
     // It ticks only while a read is in flight: an idle client wakes no thread.
     this.watchdog = scheduler.every(config.readHedgingCheckNanos(), this::startOverdueHedges);
     // Hedges are bounded by the semaphore, so this pool never holds more than that many threads.
+    int client = CLIENTS.incrementAndGet();
     this.hedgeThreads = Executors.newCachedThreadPool(
-        Scheduler.daemonThreads("curtail-hedge-" + CLIENTS.incrementAndGet()));
+        Scheduler.daemonThreads("curtail-hedge-" + client));
+    this.localPieces = Executors.newCachedThreadPool(
+        Scheduler.daemonThreads("curtail-local-" + client));
   }
 
   /** Lets the watchdog hedge {@code read}'s packets while it is open. */
@@ -384,5 +392,6 @@ public final class ReadContext implements AutoCloseable {
     scheduler.close();
     connections.release();
     hedgeThreads.shutdownNow();
+    localPieces.shutdown(); // a piece being read finishes, and lets its reader go
   }
 }

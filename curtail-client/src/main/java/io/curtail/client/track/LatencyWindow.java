@@ -59,6 +59,12 @@ public final class LatencyWindow {
     return (int) Math.min(Math.min(recorded.get(), capacity), checkWindow(window));
   }
 
+  /** The last sample recorded, or -1 if none was. */
+  public long last() {
+    long end = recorded.get();
+    return end == 0 ? -1 : samples.get((int) ((end - 1) & mask));
+  }
+
   /**
    * Copies up to the last {@code window} samples into {@code dst} from {@code offset}, most recent
    * first, and returns how many were copied. Allocates nothing, so a caller can pool samples of

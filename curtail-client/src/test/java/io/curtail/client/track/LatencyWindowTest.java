@@ -32,6 +32,16 @@ class LatencyWindowTest {
   }
 
   @Test
+  void theLastSampleOrNoneYet() {
+    LatencyWindow w = new LatencyWindow(4);
+    assertEquals(-1, w.last());
+    for (int i = 1; i <= 6; i++) {
+      w.record(i * 10L); // wraps around the capacity
+      assertEquals(i * 10L, w.last());
+    }
+  }
+
+  @Test
   void statsOverTheAskedWindowOnly() {
     LatencyWindow w = new LatencyWindow();
     for (int i = 0; i < 100; i++) {
