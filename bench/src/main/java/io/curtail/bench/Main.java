@@ -228,12 +228,13 @@ public final class Main implements Callable<Integer> {
       result = new RunResult(target.describe(), scale, seed, rounds, duration, started,
           interleave);
       stdout.println("curtail-bench: " + target.describe() + "; results will be in " + resultsDir);
-      Runner runner = new Runner(target, settings, seed, epoch,
-          warmKnowledge || !duration.isZero());
       Mode.Options options = new Mode.Options(hedgeThresholdMs, stockBestThresholds,
           new File(resultsDir, "stats").getPath(), cohorts);
-      new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
-          new Progress(stderr, terminal), interleave).run(result);
+      try (Runner runner = new Runner(target, settings, seed, epoch,
+          warmKnowledge || !duration.isZero())) {
+        new Benchmark(target, scenarios, chosen, options, rounds, duration, runner,
+            new Progress(stderr, terminal), interleave).run(result);
+      }
     }
     Map<RunResult.ScenarioResult, Comparison> comparisons = Comparison.all(result);
     Report.printTables(result, comparisons, stdout);

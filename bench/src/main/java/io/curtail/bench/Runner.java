@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * one after another, timing each whole file; then reads back every file written and compares it
  * byte for byte, with the fault undone.
  */
-final class Runner {
+final class Runner implements Closeable {
   /** The round number warm-up batches run as (their files and seeds are their own). */
   static final int WARM_UP_ROUND = -2;
   private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
@@ -47,6 +48,12 @@ final class Runner {
   private final long seed;
   private final long epochNanos;
   private final boolean warmKnowledge;
+  /**
+   * With warm knowledge, a file system per Curtail mode kept open from its first batch to the
+   * end of the run: the runtime a mode's batches share is forgotten when the last file system
+   * using it closes, as each batch's do.
+   */
+  private final Map<String, FileSystem> keepers = new HashMap<>();
 
   /**
    * @param settings extra client settings ({@code -D key=value}), applied under every mode
@@ -195,6 +202,7 @@ final class Runner {
         blameDirs.add(BlameRecords.direct(conf, round != WARM_UP_ROUND,
             new java.io.File(new java.io.File(v.options.statsDir).getParentFile(), "blame/"
                 + s.name() + "/" + v.label + "-r" + round).toPath()));
+        keepKnowledge(cluster, v, conf);
         FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
         fss.add(fs);
         if (!w.verifiesChecksums()) {
@@ -292,6 +300,25 @@ final class Runner {
       }
     }
     return out;
+  }
+
+  /** With warm knowledge, holds {@code v}'s runtime for the run ({@link #keepers}). */
+  private void keepKnowledge(Target.Cluster cluster, Variant v, Configuration conf)
+      throws IOException {
+    if (!warmKnowledge || keepers.containsKey(v.label)
+        || !CurtailDistributedFileSystem.class.getName().equals(conf.get("fs.hdfs.impl"))) {
+      return;
+    }
+    Configuration keeper = new Configuration(conf);
+    keeper.unset("curtail.stats.dir"); // it reads nothing, so it has nothing to record
+    keepers.put(v.label, FileSystem.newInstance(cluster.uri(), keeper));
+  }
+
+  /** Lets the runtimes kept for the run go. */
+  @Override
+  public void close() {
+    IOUtils.cleanupWithLogger(LOG, keepers.values().toArray(new Closeable[0]));
+    keepers.clear();
   }
 
   /** The client configuration of {@code v}'s batch of {@code s} in {@code round}. */
