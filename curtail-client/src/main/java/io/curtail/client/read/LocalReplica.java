@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.BlockReader;
@@ -279,18 +280,22 @@ final class LocalReplica extends ReplicaReader {
     if (aborted) { // abort() may have looked before waiting was set
       throw abortedException();
     }
-    ctx.localPieces.execute(() -> {
-      try {
-        w.complete(r.read(p));
-      } catch (IOException | RuntimeException e) {
-        w.completeExceptionally(e);
-      } finally {
-        // Anything else goes on up the helper's thread; the caller is not left waiting.
-        w.completeExceptionally(new IOException("reading " + located.getBlock() + " from "
-            + dataNode + "'s block file ended without a result"));
-        read.complete(null);
-      }
-    });
+    try {
+      ctx.localPieces.execute(() -> {
+        try {
+          w.complete(r.read(p));
+        } catch (IOException | RuntimeException e) {
+          w.completeExceptionally(e);
+        } finally {
+          // Anything else goes on up the helper's thread; the caller is not left waiting.
+          w.completeExceptionally(new IOException("reading " + located.getBlock() + " from "
+              + dataNode + "'s block file ended without a result"));
+          read.complete(null);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      throw new IOException("the file system reading " + file + " is closed", e);
+    }
     aside = read;
     try {
       return w.get();

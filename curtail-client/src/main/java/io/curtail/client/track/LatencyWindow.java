@@ -59,7 +59,10 @@ public final class LatencyWindow {
     return (int) Math.min(Math.min(recorded.get(), capacity), checkWindow(window));
   }
 
-  /** The last sample recorded, or -1 if none was. */
+  /**
+   * The last sample recorded, or -1 if none was; while another thread records one, possibly the
+   * sample its slot held before (as {@link #copyLast} may mix them).
+   */
   public long last() {
     long end = recorded.get();
     return end == 0 ? -1 : samples.get((int) ((end - 1) & mask));
