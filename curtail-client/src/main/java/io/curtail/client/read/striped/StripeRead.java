@@ -232,16 +232,7 @@ final class StripeRead {
     IOException failure = null;
     boolean ended = false; // false only while an Error passes: the cell failed
     try {
-      try {
-        cell.readInto(into, at);
-      } catch (ChecksumException e) {
-        LOG.warn("Bad checksum, reporting cell file={} block={} datanode={} offset={}", file,
-            block.getBlock(), block.getLocations()[0], e.getPos());
-        reportBad(block);
-        failure = e;
-      } catch (IOException | RuntimeException e) {
-        failure = e instanceof IOException ? (IOException) e : new IOException(e);
-      }
+      failure = readCell(cell, into, at, block);
       ended = true;
     } finally {
       synchronized (lock) {
@@ -259,6 +250,21 @@ final class StripeRead {
         }
         lock.notifyAll();
       }
+    }
+  }
+
+  /** Reads {@code cell} into {@code into} from {@code at}; returns how it failed, or null. */
+  private IOException readCell(CellReads.Cell cell, byte[] into, int at, LocatedBlock block) {
+    try {
+      cell.readInto(into, at);
+      return null;
+    } catch (ChecksumException e) {
+      LOG.warn("Bad checksum, reporting cell file={} block={} datanode={} offset={}", file,
+          block.getBlock(), block.getLocations()[0], e.getPos());
+      reportBad(block);
+      return e;
+    } catch (IOException | RuntimeException e) {
+      return e instanceof IOException ? (IOException) e : new IOException(e);
     }
   }
 
