@@ -8,7 +8,9 @@ import io.curtail.tools.blame.Incident;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -332,9 +334,28 @@ abstract class Target implements AutoCloseable {
       int[] order = s.pipeline(k, dataNodes.size());
       InetSocketAddress[] pipeline = new InetSocketAddress[order.length];
       for (int i = 0; i < order.length; i++) {
-        pipeline[i] = NetUtils.createSocketAddr(dataNodes.get(order[i]));
+        pipeline[i] = named(dataNodes.get(order[i]));
       }
       return pipeline;
+    }
+
+    /**
+     * {@code hostPort} as an address that keeps the name it was given. A create with favored
+     * nodes (stock's and Curtail's alike) asks each one its host name, which for a bare IP
+     * address is a reverse DNS look-up: on the multi-process cluster's private addresses, with
+     * no server answering for them, every client of a batch stalled 5 s in it now and then.
+     */
+    private static InetSocketAddress named(String hostPort) {
+      InetSocketAddress a = NetUtils.createSocketAddr(hostPort);
+      if (a.isUnresolved()) {
+        return a;
+      }
+      try {
+        return new InetSocketAddress(
+            InetAddress.getByAddress(a.getHostString(), a.getAddress().getAddress()), a.getPort());
+      } catch (UnknownHostException e) { // only for a length no resolved address has
+        throw new IllegalStateException("not an IP address: " + hostPort, e);
+      }
     }
 
     @Override
